@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gpumem handler SDK: the one header a handler file includes.
+ *
+ * A handler file is CUDA C (C-style: no classes, no templates needed) that
+ * gpumemcc compiles to LLVM bitcode and links into every instrumented device
+ * module (`gpumemcc --gm-handler=my.cu`). It defines handlers for events with
+ * the macros below and may declare per-site counters with GM_COUNTERS.
+ *
+ *   #include <gpumem/handler.h>
+ *   GM_COUNTERS(memops, 1);                       // 1 counter per site
+ *   GM_BEFORE_MEM(memops) {                       // site, addr, info, value
+ *       unsigned long long *c = gm_site_counters(gm_counters__memops, site, 1);
+ *       if (c && gm_is_leader()) atomicAdd(c, 1ull); // once per warp execution
+ *   }
+ *
+ * Events (arguments are passed by value; see gpumem/abi.h for bit layouts):
+ *   GM_BEFORE_MEM(name)    before a load/store/atomic/memory intrinsic:
+ *                          uint32_t site, uint64_t addr, uint32_t info, uint64_t value
+ *   GM_AFTER_LOAD(name)    after a load (value = loaded value): same arguments
+ *   GM_BEFORE_BRANCH(name) before a conditional branch or switch:
+ *                          uint32_t site, uint32_t info, uint32_t dir
+ *   GM_KERNEL_ENTRY(name)  at kernel entry: uint32_t site
+ *   GM_KERNEL_EXIT(name)   before each return of a kernel: uint32_t site
+ *
+ * Rules (SASSI's): a handler
+ *   - may be called from divergent code: use __activemask(), never a full
+ *     mask, for warp intrinsics;
+ *   - must not call __syncthreads() or use shared memory;
+ *   - must fit in 16 registers (tests/lit/handlers checks every bundled one
+ *     with ptxas -v for sm_90);
+ *   - must not assume the runtime is present: counter pointers are NULL when
+ *     the runtime could not attach (e.g. another tool holds CUPTI); check them.
+ * Every handler of a build is inlined at its call sites. Names starting with
+ * gm_ / __gm_ are reserved for gpumem.
+ *
+ * Counters: GM_COUNTERS(name, slots) declares `gm_counters__name`, a pointer
+ * the runtime sets to zeroed device memory of
+ *   replicas x nsites x slots  unsigned long long
+ * (replica-major; one replica per SM, selected by %smid & __gm_replica_mask).
+ * At kernel exit the runtime sums the replicas and reports them per site.
+ */
+#ifndef GPUMEM_HANDLER_H
+#define GPUMEM_HANDLER_H
+
+#include <stdint.h>
+#include "gpumem/abi.h"
+
+#define GM_DEV extern "C" __device__ __attribute__((used))
+#define GM_INL static __device__ __forceinline__
+
+#define GM_BEFORE_MEM(name) \
+    GM_DEV void gm_before_mem__##name(uint32_t site, uint64_t addr, uint32_t info, uint64_t value)
+#define GM_AFTER_LOAD(name) \
+    GM_DEV void gm_after_load__##name(uint32_t site, uint64_t addr, uint32_t info, uint64_t value)
+#define GM_BEFORE_BRANCH(name) \
+    GM_DEV void gm_before_branch__##name(uint32_t site, uint32_t info, uint32_t dir)
+#define GM_KERNEL_ENTRY(name) GM_DEV void gm_kernel_entry__##name(uint32_t site)
+#define GM_KERNEL_EXIT(name)  GM_DEV void gm_kernel_exit__##name(uint32_t site)
+
+/* Defined by the pass in each instrumented module. */
+extern "C" __device__ const uint32_t __gm_nsites;
+extern "C" __constant__ uint32_t __gm_replica_mask;
+
+#define GM_COUNTERS(name, nslots)                                        \
+    extern "C" {                                                          \
+    __constant__ unsigned long long *gm_counters__##name;                 \
+    __device__ __attribute__((used)) const uint32_t gm_nslots__##name = (nslots); \
+    }                                                                     \
+    enum { gm_slots__##name = (nslots) }
+
+/* ---- warp and thread helpers (all inline, no shared memory) ---- */
+
+GM_INL uint32_t gm_lane(void) { uint32_t r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
+GM_INL uint32_t gm_smid(void) { uint32_t r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }
+GM_INL uint32_t gm_warpid(void) { uint32_t r; asm volatile("mov.u32 %0, %%warpid;" : "=r"(r)); return r; }
+GM_INL uint32_t gm_lanemask_lt(void) { uint32_t r; asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); return r; }
+
+/* Mask of threads of this warp executing the call together. */
+GM_INL uint32_t gm_active(void) { return __activemask(); }
+/* Lowest active lane: the warp's leader for one-per-warp updates. */
+GM_INL uint32_t gm_leader_of(uint32_t mask) { return __ffs(mask) - 1; }
+GM_INL int gm_is_leader_of(uint32_t mask) { return (mask & gm_lanemask_lt()) == 0; }
+GM_INL int gm_is_leader(void) { return gm_is_leader_of(__activemask()); }
+/* Number of active lanes for which pred is true. */
+GM_INL uint32_t gm_ballot_count(uint32_t mask, int pred) { return __popc(__ballot_sync(mask, pred)); }
+/* Number of distinct values of v among the active lanes (match_any). */
+GM_INL uint32_t gm_unique_count(uint32_t mask, uint64_t v)
+{
+    uint32_t peers = __match_any_sync(mask, (unsigned long long)v);
+    /* a lane counts when it is the lowest lane of its group */
+    return gm_ballot_count(mask, (peers & gm_lanemask_lt()) == 0);
+}
+
+/* Space of an address at run time (resolves GM_SPACE_GENERIC). */
+GM_INL uint32_t gm_resolve_space(uint64_t addr, uint32_t info)
+{
+    uint32_t s = GM_INFO_SPACE(info);
+    if (s != GM_SPACE_GENERIC) return s;
+    const void *p = (const void *)addr;
+    if (__isGlobal(p)) return GM_SPACE_GLOBAL;
+    if (__isShared(p)) return GM_SPACE_SHARED;
+    if (__isLocal(p)) return GM_SPACE_LOCAL;
+    if (__isConstant(p)) return GM_SPACE_CONST;
+    return GM_SPACE_GENERIC;
+}
+
+/* This SM's row of counters for a site, or NULL when the runtime is absent. */
+GM_INL unsigned long long *gm_site_counters(unsigned long long *base, uint32_t site, uint32_t slots)
+{
+    if (!base) return 0;
+    uint32_t r = gm_smid() & __gm_replica_mask;
+    return base + ((uint64_t)r * __gm_nsites + site) * slots;
+}
+
+#endif /* GPUMEM_HANDLER_H */
