@@ -120,5 +120,8 @@ enum gm_space {
 #define GM_REPLICA_MASK_SYM "__gm_replica_mask"
 #define GM_COUNTERS_PREFIX  "gm_counters__" /* gm_counters__NAME: uint64_t * */
 #define GM_NSLOTS_PREFIX    "gm_nslots__"   /* gm_nslots__NAME: const uint32_t slots per site */
+#define GM_SLOTNAMES_PREFIX "gm_slotnames__" /* gm_slotnames__NAME: const char[], "a,b,c" */
+#define GM_NSLOTS_MASK      0x00ffffffu     /* slots; the high bits are flags: */
+#define GM_NSLOTS_SINGLE    0x80000000u     /* one replica only (large per-site arrays) */
 
 #endif /* GPUMEM_ABI_H */

@@ -64,8 +64,13 @@ struct gm_site {
 struct gm_sitetab_global {
     uint32_t name_str;      /* name in the handler source, e.g. gm_counters__coalescing */
     uint32_t sym_str;       /* name in the module, e.g. gm_counters__coalescing__0123... */
-    uint32_t slots;         /* for gm_counters__NAME: gm_nslots__NAME, else 0 */
+    uint32_t slots;         /* for gm_counters__NAME: gm_nslots__NAME & GM_NSLOTS_MASK, else 0 */
     uint32_t size;          /* size of the global in bytes */
+    uint32_t flags;         /* GM_GLOBAL_* */
+    uint32_t slotnames_str; /* gm_slotnames__NAME: comma-separated slot names, or 0 */
 };
+#define GM_GLOBAL_COUNTERS   1u /* a gm_counters__NAME pointer the runtime allocates */
+#define GM_GLOBAL_SINGLE     2u /* counters with one replica (not per SM) */
+#define GM_GLOBAL_MODULE     4u /* defined by the pass (e.g. __gm_replica_mask) */
 
 #endif /* GPUMEM_SITETAB_H */

@@ -62,12 +62,19 @@
 extern "C" __device__ const uint32_t __gm_nsites;
 extern "C" __constant__ uint32_t __gm_replica_mask;
 
-#define GM_COUNTERS(name, nslots)                                        \
+#define GM_COUNTERS_(name, nslots, flags, names)                         \
     extern "C" {                                                          \
     __constant__ unsigned long long *gm_counters__##name;                 \
-    __device__ __attribute__((used)) const uint32_t gm_nslots__##name = (nslots); \
+    __device__ __attribute__((used)) const uint32_t gm_nslots__##name = (nslots) | (flags); \
+    __device__ __attribute__((used)) const char gm_slotnames__##name[] = names; \
     }                                                                     \
     enum { gm_slots__##name = (nslots) }
+/* Per-SM replicated counters, slot names "a,b,c" for reports. */
+#define GM_COUNTERS_NAMED(name, nslots, names) GM_COUNTERS_(name, nslots, 0u, names)
+#define GM_COUNTERS(name, nslots) GM_COUNTERS_(name, nslots, 0u, "")
+/* One replica: for large per-site arrays (e.g. 32x32 matrices); index with
+ * gm_site_counters_single. */
+#define GM_COUNTERS_SINGLE(name, nslots, names) GM_COUNTERS_(name, nslots, GM_NSLOTS_SINGLE, names)
 
 /* ---- warp and thread helpers (all inline, no shared memory) ---- */
 
@@ -111,6 +118,11 @@ GM_INL unsigned long long *gm_site_counters(unsigned long long *base, uint32_t s
     if (!base) return 0;
     uint32_t r = gm_smid() & __gm_replica_mask;
     return base + ((uint64_t)r * __gm_nsites + site) * slots;
+}
+
+GM_INL unsigned long long *gm_site_counters_single(unsigned long long *base, uint32_t site, uint32_t slots)
+{
+    return base ? base + (uint64_t)site * slots : 0;
 }
 
 #endif /* GPUMEM_HANDLER_H */
