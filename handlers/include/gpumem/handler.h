@@ -65,6 +65,8 @@ extern "C" __constant__ uint32_t __gm_replica_mask;
 #define GM_COUNTERS_(name, nslots, flags, names)                         \
     extern "C" {                                                          \
     __constant__ unsigned long long *gm_counters__##name;                 \
+    extern __device__ const uint32_t gm_nslots__##name;                   \
+    extern __device__ const char gm_slotnames__##name[];                  \
     __device__ __attribute__((used)) const uint32_t gm_nslots__##name = (nslots) | (flags); \
     __device__ __attribute__((used)) const char gm_slotnames__##name[] = names; \
     }                                                                     \
