@@ -166,8 +166,9 @@ struct gm_report_alloc {
 enum gm_report_op {
     GM_OP_ALLOC = 1, GM_OP_FREE, GM_OP_MEMCPY, GM_OP_MEMSET, GM_OP_LAUNCH,
 };
+/* GM_XFER_, not GM_DIR_: the runtime core uses GM_DIR_ for its own enum. */
 enum gm_report_dir {
-    GM_DIR_NONE = 0, GM_DIR_H2D, GM_DIR_D2H, GM_DIR_D2D, GM_DIR_H2H, GM_DIR_DEFAULT,
+    GM_XFER_NONE = 0, GM_XFER_H2D, GM_XFER_D2H, GM_XFER_D2D, GM_XFER_H2H, GM_XFER_DEFAULT,
 };
 /* How an event used an allocation. */
 #define GM_USE_READ  1u
