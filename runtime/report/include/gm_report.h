@@ -147,6 +147,8 @@ struct gm_report_alloc {
     int32_t device;
     struct gm_report_hostsite alloc_site, free_site; /* free_site.file NULL: never freed */
     int freed;
+    uint64_t alloc_seq;     /* seq of its GM_OP_ALLOC event (0: before the timeline) */
+    uint64_t free_seq;      /* seq of its GM_OP_FREE event (0: not freed) */
     /* allocations analysis (has_access == 0: not measured) */
     int has_access;
     uint32_t granularity;   /* bytes per bitmap unit (default 4) */
@@ -182,6 +184,12 @@ struct gm_report_use {
     uint64_t offset, bytes; /* range of the allocation involved (bytes 0: whole/unknown) */
 };
 
+/* Alloc and free events carry one use naming the allocation (how 0);
+ * memcpy: source GM_USE_READ, destination GM_USE_WRITE; memset: WRITE;
+ * launch: one use per allocation the kernel accessed, READ/WRITE from the
+ * allocations analysis; without that analysis GM_USE_UNKNOWN for each
+ * allocation the launch may use (e.g. its address is a kernel argument).
+ * Pattern detection (gm_analysis.h) relies on these rules. */
 struct gm_report_event {
     uint64_t seq;           /* strictly increasing in the order the APIs were called */
     int64_t time_ns;        /* since program start */
