@@ -106,7 +106,10 @@ struct gm_trace_buf {
     uint64_t records;       /* records attempted (device atomics) */
     uint32_t mode;          /* GM_TRACE_MODE_* */
     uint32_t spin_limit;    /* polls before a blocked record is dropped */
-    uint64_t reserved[2];
+    uint64_t max_records;   /* record cap of the launch, 0 = none: a record whose
+                               atomicAdd(&records, 1) returns >= max_records is
+                               not written (capped = records - saved - dropped) */
+    uint64_t reserved;
     /* followed by capacity * GM_TRACE_REC_SIZE bytes of slots */
 };
 #define GM_TRACE_MODE_BLOCK 0u
