@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Entry point of the gpumem pass, called by the plugin (plugin.cpp) with the
+ * options it parsed from the command line. Plain C; depends only on the
+ * LLVM-C types.
+ */
+#ifndef GM_PASS_H
+#define GM_PASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <llvm-c/Types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options as given on the command line (strings may be empty, never NULL). */
+struct gm_pass_options {
+    uint32_t size;            /* sizeof(struct gm_pass_options) */
+    const char *handlers;     /* -gm-handlers: comma-separated .bc files */
+    const char *inst_before;  /* -gm-inst-before: memory,cond-branches,kernel-entry,kernel-exit */
+    const char *inst_after;   /* -gm-inst-after: memory or "" */
+    const char *kernels;      /* -gm-kernels: POSIX extended regex, "" = all */
+    const char *files;        /* -gm-files: POSIX extended regex, "" = all */
+    int strip_debug;          /* -gm-strip-debug */
+    int off;                  /* -gm-off */
+};
+
+/* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
+ * one-line message in err on bad input (options, handler files). */
+int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GM_PASS_H */

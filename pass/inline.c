@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * After the calls are in: makes every function that came from handler
+ * bitcode internal and alwaysinline, inlines them ("always-inline") and
+ * deletes the bodies nothing calls any more, so -rdc links see no handler
+ * symbols. Depends on LLVM-C (Core, Transforms/PassBuilder).
+ */
+#include <string.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include "internal.h"
+
+static int is_handler_code(LLVMValueRef f)
+{
+    return !LLVMIsDeclaration(f) &&
+           LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, GM_HANDLER_ATTR,
+                                         (unsigned)strlen(GM_HANDLER_ATTR));
+}
+
+static void set_enum_attr(LLVMValueRef f, const char *name, int on)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+    if (on)
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(LLVMGetTypeContext(LLVMTypeOf(f)), kind, 0));
+}
+
+static void delete_dead(LLVMModuleRef m)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        LLVMValueRef next;
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
+            next = LLVMGetNextFunction(f);
+            if (is_handler_code(f) && !LLVMGetFirstUse(f)) {
+                LLVMDeleteFunction(f);
+                changed = 1;
+            }
+        }
+    }
+}
+
+int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!is_handler_code(f))
+            continue;
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+        LLVMSetVisibility(f, LLVMDefaultVisibility);
+        set_enum_attr(f, "noinline", 0);
+        set_enum_attr(f, "optnone", 0);
+        set_enum_attr(f, "alwaysinline", 1);
+    }
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(m, "always-inline", NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        gm_fail(e, "inlining handlers failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return -1;
+    }
+    delete_dead(m);
+    return 0;
+}

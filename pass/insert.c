@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Inserts the handler calls for every selected site: before_mem / after_load
+ * around memory operations, before_branch with the direction computed right
+ * before the terminator, kernel_entry at the entry block's first instruction,
+ * kernel_exit before each ret. Every handler of an event is called, in the
+ * order given. Depends on LLVM-C (Core, DebugInfo).
+ */
+#include <llvm-c/DebugInfo.h>
+#include "internal.h"
+
+struct gm_ins {
+    LLVMModuleRef m;
+    LLVMBuilderRef b;
+    LLVMContextRef ctx;
+    LLVMTargetDataRef td;
+    const struct gm_handlers *h;
+};
+
+static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsigned nargs)
+{
+    for (int i = 0; i < x->h->nfn[ev]; i++) {
+        LLVMValueRef fn = LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
+        LLVMBuildCall2(x->b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
+    }
+}
+
+/* Calls inlined later need a !dbg in functions that have debug info. */
+static void set_loc(struct gm_ins *x, LLVMValueRef in)
+{
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(in);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if (!loc && sp)
+        loc = LLVMDIBuilderCreateDebugLocation(x->ctx, LLVMDISubprogramGetLine(sp), 0, sp, NULL);
+    LLVMSetCurrentDebugLocation2(x->b, loc);
+}
+
+static LLVMValueRef i32c(struct gm_ins *x, uint32_t v)
+{
+    return LLVMConstInt(LLVMInt32TypeInContext(x->ctx), v, 0);
+}
+
+static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id)
+{
+    LLVMValueRef in = r->inst;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(x->ctx);
+    if (r->s.when & GM_WHEN_BEFORE) {
+        LLVMPositionBuilderBefore(x->b, in);
+        set_loc(x, in);
+        LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
+                                i32c(x, r->s.info),
+                                r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
+        call_all(x, GM_EV_BMEM, args, 4);
+    }
+    if (r->s.when & GM_WHEN_AFTER) {
+        LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(in));
+        set_loc(x, in);
+        LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
+                                i32c(x, r->s.info), gm_to_i64(x->b, in, x->td)};
+        call_all(x, GM_EV_ALOAD, args, 4);
+    }
+}
+
+/* br: 1 if the condition is true; switch: k for the k-th case, 0 default. */
+static LLVMValueRef branch_dir(struct gm_ins *x, LLVMValueRef term)
+{
+    LLVMValueRef cond = LLVMGetCondition(term);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(x->ctx);
+    if (LLVMGetInstructionOpcode(term) == LLVMBr)
+        return LLVMBuildZExt(x->b, cond, i32, "gm.dir");
+    LLVMValueRef dir = LLVMConstInt(i32, 0, 0);
+    unsigned nsucc = LLVMGetNumSuccessors(term);
+    for (unsigned k = 1; k < nsucc; k++) {
+        LLVMValueRef eq = LLVMBuildICmp(x->b, LLVMIntEQ, cond, LLVMGetSwitchCaseValue(term, k), "");
+        dir = LLVMBuildSelect(x->b, eq, i32c(x, k), dir, "gm.dir");
+    }
+    return dir;
+}
+
+static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id)
+{
+    if (r->kind == GM_SK_MEM) {
+        mem_calls(x, r, id);
+        return;
+    }
+    if (r->kind == GM_SK_ASM)
+        return;
+    LLVMPositionBuilderBefore(x->b, r->inst);
+    set_loc(x, r->inst);
+    if (r->kind == GM_SK_BRANCH) {
+        LLVMValueRef args[3] = {i32c(x, id), i32c(x, r->s.info), branch_dir(x, r->inst)};
+        call_all(x, GM_EV_BRANCH, args, 3);
+    } else {
+        LLVMValueRef args[1] = {i32c(x, id)};
+        call_all(x, r->kind == GM_SK_ENTRY ? GM_EV_ENTRY : GM_EV_EXIT, args, 1);
+    }
+}
+
+int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
+                    const struct gm_active *a, struct gm_err *e)
+{
+    (void)a;
+    (void)e;
+    struct gm_ins x = {m, NULL, LLVMGetModuleContext(m), LLVMGetModuleDataLayout(m), h};
+    x.b = LLVMCreateBuilderInContext(x.ctx);
+    for (size_t i = 0; i < s->n; i++)
+        site_calls(&x, &s->v[i], (uint32_t)i);
+    LLVMDisposeBuilder(x.b);
+    return 0;
+}

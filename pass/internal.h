@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared state of the pass's C files: parsed options, handler sets, the list
+ * of selected sites. Depends on LLVM-C and the contract headers only.
+ */
+#ifndef GM_PASS_INTERNAL_H
+#define GM_PASS_INTERNAL_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include "gm_pass.h"
+#include "gpumem/abi.h"
+#include "gpumem/sitetab.h"
+
+/* Bits of -gm-inst-before / -gm-inst-after. */
+enum { GM_INST_MEMORY = 1, GM_INST_BRANCH = 2, GM_INST_ENTRY = 4, GM_INST_EXIT = 8 };
+
+/* The five events, as indices. */
+enum gm_ev { GM_EV_BMEM, GM_EV_ALOAD, GM_EV_BRANCH, GM_EV_ENTRY, GM_EV_EXIT, GM_EV_N };
+
+/* Function attribute that marks code linked from handler bitcode. */
+#define GM_HANDLER_ATTR "gm-handler"
+
+struct gm_err { char *buf; size_t len; };
+int gm_fail(struct gm_err *e, const char *fmt, ...);   /* always returns -1 */
+
+struct gm_cfg {
+    unsigned before, after;           /* GM_INST_* */
+    regex_t kre, fre;
+    int has_kre, has_fre;
+    int strip, off;
+    char **paths;                     /* handler bitcode files */
+    int npaths;
+};
+int gm_cfg_parse(struct gm_cfg *c, const struct gm_pass_options *o, struct gm_err *e);
+void gm_cfg_free(struct gm_cfg *c);
+
+/* Analysis slot info read from gm_nslots__NAME / gm_slotnames__NAME. */
+struct gm_slots { char *name; uint32_t nslots; char *slotnames; };
+/* A handler data global renamed to <name>__<modid>. */
+struct gm_hglobal { char *name, *sym; uint32_t size, slots, flags; char *slotnames; };
+
+struct gm_handlers {
+    LLVMModuleRef *mods; int nmods;   /* parsed, not yet linked */
+    char **fn[GM_EV_N]; int nfn[GM_EV_N];
+    struct gm_slots *slots; int nslots;
+    struct gm_hglobal *globals; int nglobals;
+};
+int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_cfg *c,
+                     struct gm_err *e);
+int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e);
+void gm_handlers_free(struct gm_handlers *h);
+int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e);
+
+/* Which events are instrumented: options and handlers together. */
+struct gm_active { int ev[GM_EV_N]; };
+
+enum gm_site_kind { GM_SK_MEM, GM_SK_BRANCH, GM_SK_ENTRY, GM_SK_EXIT, GM_SK_ASM };
+struct gm_site_rec {
+    struct gm_site s;                 /* as written to the table (strings as ids) */
+    enum gm_site_kind kind;
+    LLVMValueRef inst;                /* instruction the calls go before (after) */
+    LLVMValueRef ptr;                 /* memory: the address operand */
+    LLVMValueRef val;                 /* memory: value for before_mem, or NULL */
+};
+/* String table of the site table: offset 0 is "", strings are interned. */
+struct gm_strtab { char *buf; size_t len, cap; void *hash; };
+uint32_t gm_str_intern(struct gm_strtab *t, const char *s, size_t n);
+void gm_strtab_free(struct gm_strtab *t);
+
+struct gm_sites { struct gm_site_rec *v; size_t n, cap; uint32_t n_asm; struct gm_strtab str; };
+
+int gm_site_push(struct gm_sites *s, const struct gm_site_rec *r);
+void gm_sites_free(struct gm_sites *s);
+
+/* Function selection (filters, handler code, declarations). */
+int gm_select_functions(LLVMModuleRef m, const struct gm_cfg *c, LLVMValueRef **out, size_t *n);
+int gm_is_kernel(LLVMModuleRef m, LLVMValueRef f);
+char *gm_func_file(LLVMValueRef f);   /* malloc'd "dir/file" or NULL */
+char *gm_loc_file(LLVMValueRef v);    /* same for an instruction's location */
+
+/* Site selection and call insertion. */
+int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
+                    const struct gm_active *a, struct gm_sites *s);
+int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
+                struct gm_sites *s, struct gm_site_rec *proto);
+int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
+                    const struct gm_active *a, struct gm_err *e);
+LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
+
+/* Module-level pieces. */
+int gm_prepare(LLVMModuleRef m, struct gm_err *e);
+uint64_t gm_modid(LLVMModuleRef m);
+int gm_define_module_globals(LLVMModuleRef m, uint64_t modid, uint32_t nsites,
+                             struct gm_handlers *h);
+int gm_emit_sitetab(LLVMModuleRef m, uint64_t modid, struct gm_sites *s,
+                    const struct gm_handlers *h, struct gm_err *e);
+
+/* llvm.used / llvm.compiler.used editing. */
+void gm_used_remove(LLVMModuleRef m, int (*drop)(LLVMValueRef gv, void *arg), void *arg);
+void gm_used_append(LLVMModuleRef m, LLVMValueRef gv);
+
+/* Strings. */
+int gm_starts_with(const char *s, const char *prefix);
+char *gm_strdup(const char *s, size_t n);
+
+#endif /* GM_PASS_INTERNAL_H */

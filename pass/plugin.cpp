@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plugin entry point of the gpumem pass: registers it at OptimizerLast (for
+// clang -fpass-plugin=) and as pipeline name "gpumem" (for opt), declares the
+// -gm-* options and hands them to gm_pass_run (C). Nothing else lives in C++;
+// depends on LLVM's plugin API and gm_pass.h only.
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include "gm_pass.h"
+
+using namespace llvm;
+
+static cl::opt<std::string> Handlers("gm-handlers", cl::init(""),
+    cl::desc("gpumem: comma-separated handler bitcode files"));
+static cl::opt<std::string> InstBefore("gm-inst-before",
+    cl::init("memory,cond-branches,kernel-entry,kernel-exit"),
+    cl::desc("gpumem: events to instrument before (memory,cond-branches,kernel-entry,kernel-exit)"));
+static cl::opt<std::string> InstAfter("gm-inst-after", cl::init("memory"),
+    cl::desc("gpumem: events to instrument after (memory, or empty)"));
+static cl::opt<std::string> Kernels("gm-kernels", cl::init(""),
+    cl::desc("gpumem: POSIX regex on kernel names (mangled or demangled)"));
+static cl::opt<std::string> Files("gm-files", cl::init(""),
+    cl::desc("gpumem: POSIX regex on source file names"));
+static cl::opt<bool> StripDebug("gm-strip-debug", cl::init(false),
+    cl::desc("gpumem: strip debug info from device modules after reading locations"));
+static cl::opt<bool> Off("gm-off", cl::init(false),
+    cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
+
+namespace {
+struct GpumemPass : PassInfoMixin<GpumemPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
+                         InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
+                         StripDebug ? 1 : 0, Off ? 1 : 0};
+    char err[1024] = "";
+    int r = gm_pass_run(wrap(&M), &o, err, sizeof err);
+    if (r < 0)
+      report_fatal_error(Twine("gpumem: ") + err, false);
+    return r ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default"))) PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "gpumem", "0.1", [](PassBuilder &PB) {
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+                  MPM.addPass(GpumemPass());
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "gpumem")
+                    return false;
+                  MPM.addPass(GpumemPass());
+                  return true;
+                });
+          }};
+}

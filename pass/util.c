@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Small helpers shared by the pass's C files: error messages, strings, the
+ * growing site array. Depends on libc only (and internal.h's types).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+int gm_fail(struct gm_err *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (e && e->buf && e->len)
+        vsnprintf(e->buf, e->len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int gm_starts_with(const char *s, const char *prefix)
+{
+    return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+char *gm_strdup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (!d)
+        abort();
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+int gm_site_push(struct gm_sites *s, const struct gm_site_rec *r)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct gm_site_rec *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            abort();
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = *r;
+    return (int)(s->n - 1);
+}
+
+void gm_sites_free(struct gm_sites *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
