@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * JSON reader of the report model (schema gpumem-report v1): checks every
+ * field's type and rebuilds the model with the gm_report_add_* functions.
+ * Any malformed input gives NULL and one line naming the field.
+ * Depends on the report model and cJSON only.
+ */
+#include "gm_report_json.h"
+#include "json_util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
+#define OOM(c, path) gm_jfail((c), (path), "out of memory")
+
+/* Iterates the array `key` of obj (required), giving each element and path. */
+#define EACH(c, obj, key, el, path)                                              \
+    for (const cJSON *arr_ = gm_jget((c), (obj), "report", (key), cJSON_Array, 1), \
+                     *el = arr_ ? arr_->child : NULL;                            \
+         el && !(c)->failed; el = el->next)                                      \
+        for (int once_ = (P(path, "%s[%d]", (key), index_of(arr_, el)), 1); once_; once_ = 0)
+
+static int index_of(const cJSON *arr, const cJSON *el)
+{
+    int i = 0;
+    for (const cJSON *e = arr->child; e && e != el; e = e->next)
+        i++;
+    return i;
+}
+
+static int need_object(struct gm_jctx *c, const cJSON *el, const char *path)
+{
+    if (!cJSON_IsObject(el))
+        gm_jfail(c, path, "expected an object");
+    return !c->failed;
+}
+
+static void hostsite(struct gm_jctx *c, const cJSON *o, const char *path, const char *key,
+                     struct gm_report_hostsite *h)
+{
+    const cJSON *s = gm_jget(c, o, path, key, cJSON_Object, 0);
+    if (!s)
+        return;
+    char p[256];
+    P(p, "%s.%s", path, key);
+    h->file = gm_jget_str(c, s, p, "file", 0);
+    h->line = (uint32_t)gm_jget_u64(c, s, p, "line", 0, 0);
+    h->func = gm_jget_str(c, s, p, "func", 0);
+}
+
+static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    const cJSON *o = gm_jget(c, root, "report", "program", cJSON_Object, 1);
+    if (!o)
+        return;
+    const char *p = "program";
+    const cJSON *argv = gm_jget(c, o, p, "argv", cJSON_Array, 1);
+    int argc = argv ? cJSON_GetArraySize(argv) : 0;
+    char **v = calloc(argc ? (size_t)argc : 1, sizeof *v);
+    int i = 0;
+    for (const cJSON *a = argv ? argv->child : NULL; v && a; a = a->next, i++) {
+        if (!cJSON_IsString(a)) {
+            gm_jfail(c, "program.argv", "expected an array of strings");
+            break;
+        }
+        v[i] = a->valuestring;
+    }
+    if (!c->failed && (!v || gm_report_set_argv(r, argc, v)))
+        OOM(c, p);
+    free(v);
+    r->program.pid = gm_jget_i64(c, o, p, "pid", 0, -1);
+    r->program.start_ns = gm_jget_i64(c, o, p, "start_ns", 0, -1);
+    r->program.end_ns = gm_jget_i64(c, o, p, "end_ns", 0, -1);
+    r->program.exit_status = (int)gm_jget_i64(c, o, p, "exit_status", 0, 0);
+    char *end = gm_jget_str(c, o, p, "end", 1);
+    int e = end ? gm_report_end_parse(end) : 0;
+    if (end && e < 0)
+        gm_jfail(c, "program.end", "expected one of normal, exit, signal, unknown");
+    r->program.end = e < 0 ? GM_END_UNKNOWN : (enum gm_report_end)e;
+    free(end);
+    r->program.tool_version = gm_jget_str(c, o, p, "tool_version", 0);
+    r->program.analyses = gm_jget_str(c, o, p, "analyses", 0);
+}
+
+static void devices(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "devices", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        char *name = gm_jget_str(c, el, p, "name", 0);
+        struct gm_report_device *d =
+            gm_report_add_device(r, (int32_t)gm_jget_i64(c, el, p, "ordinal", 1, 0), name);
+        free(name);
+        if (!d) {
+            OOM(c, p);
+            break;
+        }
+        d->cc_major = (int32_t)gm_jget_i64(c, el, p, "cc_major", 0, 0);
+        d->cc_minor = (int32_t)gm_jget_i64(c, el, p, "cc_minor", 0, 0);
+        d->sm_count = (int32_t)gm_jget_i64(c, el, p, "sm_count", 0, 0);
+        d->global_mem = gm_jget_u64(c, el, p, "global_mem", 0, 0);
+        d->l2_bytes = gm_jget_u64(c, el, p, "l2_bytes", 0, 0);
+    }
+}
+
+static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_report_module *m)
+{
+    const cJSON *arr = gm_jget(c, o, mp, "sites", cJSON_Array, 1);
+    char p[128];
+    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next) {
+        P(p, "%s.sites[%d]", mp, index_of(arr, el));
+        if (!need_object(c, el, p))
+            return;
+        uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
+        if (!c->failed && id >= m->nsites) {
+            gm_jfail(c, p, "site id out of range");
+            return;
+        }
+        char *func = gm_jget_str(c, el, p, "func", 0), *file = gm_jget_str(c, el, p, "file", 0);
+        if (!c->failed &&
+            gm_report_set_site(m, (uint32_t)id, (uint8_t)gm_jget_u64(c, el, p, "event", 1, 0),
+                               (uint8_t)gm_jget_u64(c, el, p, "space", 0, 0),
+                               (uint8_t)gm_jget_u64(c, el, p, "when", 0, 0),
+                               (uint32_t)gm_jget_u64(c, el, p, "info", 0, 0), func, file,
+                               (uint32_t)gm_jget_u64(c, el, p, "line", 0, 0),
+                               (uint32_t)gm_jget_u64(c, el, p, "column", 0, 0)))
+            OOM(c, p);
+        free(func);
+        free(file);
+    }
+}
+
+/* Joins a JSON array of strings with commas (the site table's form). */
+static char *join_names(struct gm_jctx *c, const cJSON *arr, const char *p)
+{
+    size_t len = 1;
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next) {
+        if (!cJSON_IsString(e) || strchr(e->valuestring, ',')) {
+            gm_jfail(c, p, "slots: expected an array of names without commas");
+            return NULL;
+        }
+        len += strlen(e->valuestring) + 1;
+    }
+    char *s = calloc(1, len);
+    for (const cJSON *e = arr ? arr->child : NULL; s && e; e = e->next) {
+        strcat(s, e->valuestring);
+        if (e->next)
+            strcat(s, ",");
+    }
+    return s;
+}
+
+static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
+                         struct gm_report_module *m)
+{
+    const cJSON *arr = gm_jget(c, o, mp, "counter_sets", cJSON_Array, 1);
+    char p[128];
+    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next) {
+        P(p, "%s.counter_sets[%d]", mp, index_of(arr, el));
+        if (!need_object(c, el, p))
+            return;
+        char *name = gm_jget_str(c, el, p, "name", 1);
+        uint64_t n = gm_jget_u64(c, el, p, "nslots", 1, 0);
+        const cJSON *slots = gm_jget(c, el, p, "slots", cJSON_Array, 1);
+        if (!c->failed && (uint64_t)cJSON_GetArraySize(slots) != n)
+            gm_jfail(c, p, "slots has not nslots names");
+        char *names = c->failed ? NULL : join_names(c, slots, p);
+        if (!c->failed && !gm_report_add_counter_set(m, name, (uint32_t)n,
+                                                     (uint32_t)gm_jget_u64(c, el, p, "flags", 0, 0),
+                                                     names))
+            OOM(c, p);
+        free(name);
+        free(names);
+    }
+}
+
+static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "modules", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        uint64_t modid = gm_jget_hex64(c, el, p, "modid");
+        const cJSON *s = gm_jget(c, el, p, "sites", cJSON_Array, 1);
+        if (c->failed)
+            break;
+        if (gm_report_find_module(r, modid)) {
+            gm_jfail(c, p, "duplicate modid");
+            break;
+        }
+        char *src = gm_jget_str(c, el, p, "source", 0);
+        struct gm_report_module *m =
+            gm_report_add_module(r, modid, src, (size_t)cJSON_GetArraySize(s));
+        free(src);
+        if (!m) {
+            OOM(c, p);
+            break;
+        }
+        m->n_asm_mem = (uint32_t)gm_jget_u64(c, el, p, "n_asm_mem", 0, 0);
+        sites(c, el, p, m);
+        counter_sets(c, el, p, m);
+    }
+}
+
+/* Reads one kernel counter set: {set, nsites, nslots, sites: [{site, v}]} */
+static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
+                      struct gm_report_kernel *k)
+{
+    char *set = gm_jget_str(c, el, p, "set", 1);
+    uint64_t nsites = gm_jget_u64(c, el, p, "nsites", 1, 0);
+    uint64_t nslots = gm_jget_u64(c, el, p, "nslots", 1, 0);
+    const cJSON *arr = gm_jget(c, el, p, "sites", cJSON_Array, 1);
+    if (!c->failed && (nsites > UINT32_MAX || nslots > 65536 || nsites * nslots > (1ull << 28)))
+        gm_jfail(c, p, "counter array too large");
+    uint64_t *row = c->failed ? NULL : calloc(nslots ? nslots : 1, 8);
+    if (!c->failed && !row)
+        OOM(c, p);
+    char sp[192];
+    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next) {
+        P(sp, "%s.sites[%d]", p, index_of(arr, e));
+        uint64_t site = gm_jget_u64(c, e, sp, "site", 1, 0);
+        const cJSON *v = gm_jget(c, e, sp, "v", cJSON_Array, 1);
+        if (!c->failed && (site >= nsites || (uint64_t)cJSON_GetArraySize(v) != nslots))
+            gm_jfail(c, sp, "site out of range or v has not nslots values");
+        int i = 0;
+        for (const cJSON *x = v ? v->child : NULL; x && !c->failed; x = x->next, i++)
+            if (gm_json_to_u64(x, &row[i]))
+                gm_jfail(c, sp, "v: expected non-negative integers");
+        if (!c->failed && gm_report_add_kernel_site_counters(k, set, (uint32_t)nsites,
+                                                             (uint32_t)nslots, (uint32_t)site,
+                                                             row, (uint32_t)nslots))
+            gm_jfail(c, sp, "duplicate site or out of memory");
+    }
+    if (!c->failed && !gm_report_kernel_set(k, set)) {
+        uint64_t zero = 0;  /* an all-zero set: create it with a zero row */
+        if (nsites && gm_report_add_kernel_site_counters(k, set, (uint32_t)nsites,
+                                                         (uint32_t)nslots, 0, &zero, 0))
+            OOM(c, p);
+    }
+    free(row);
+    free(set);
+}
+
+static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "kernels", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        char *name = gm_jget_str(c, el, p, "name", 1);
+        uint64_t modid = gm_jget_hex64(c, el, p, "modid");
+        if (!c->failed && gm_report_find_kernel(r, modid, name))
+            gm_jfail(c, p, "duplicate kernel");
+        struct gm_report_kernel *k = c->failed ? NULL : gm_report_get_kernel(r, modid, name);
+        free(name);
+        if (!k) {
+            if (!c->failed)
+                OOM(c, p);
+            break;
+        }
+        k->launches = gm_jget_u64(c, el, p, "launches", 1, 0);
+        k->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
+        const cJSON *sets = gm_jget(c, el, p, "counters", cJSON_Array, 1);
+        char sp[128];
+        for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next) {
+            P(sp, "%s.counters[%d]", p, index_of(sets, s));
+            if (need_object(c, s, sp))
+                kcounters(c, s, sp, k);
+        }
+    }
+}
+
+static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const char *key,
+                       uint32_t out[3])
+{
+    const cJSON *a = gm_jget(c, o, p, key, cJSON_Array, 0);
+    if (!a)
+        return;
+    uint64_t x;
+    int i = 0;
+    for (const cJSON *e = a->child; e; e = e->next, i++)
+        if (i >= 3 || gm_json_to_u64(e, &x) || x > UINT32_MAX) {
+            gm_jfail(c, p, "grid/block: expected 3 non-negative integers");
+            return;
+        } else {
+            out[i] = (uint32_t)x;
+        }
+}
+
+static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "launches", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
+        uint64_t k = gm_jget_u64(c, el, p, "kernel", 1, 0);
+        if (!c->failed && k >= r->nkernels)
+            gm_jfail(c, p, "kernel index out of range");
+        char *api = gm_jget_str(c, el, p, "api", 0);
+        uint64_t before = k < r->nkernels ? r->kernels[k].launches : 0;
+        struct gm_report_launch *l = c->failed ? NULL : gm_report_add_launch(r, seq, k, api);
+        free(api);
+        if (!l) {
+            if (!c->failed)
+                OOM(c, p);
+            break;
+        }
+        r->kernels[k].launches = before; /* the kernel's count is read, not derived */
+        u32_triple(c, el, p, "grid", l->grid);
+        u32_triple(c, el, p, "block", l->block);
+        l->shmem = (uint32_t)gm_jget_u64(c, el, p, "shmem", 0, 0);
+        l->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
+        l->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        hostsite(c, el, p, "site", &l->site);
+        l->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
+        l->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
+    }
+}
+
+static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
+                           struct gm_report_alloc *a)
+{
+    const cJSON *arr = gm_jget(c, acc, p, "launches", cJSON_Array, 0);
+    char lp[160];
+    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next) {
+        P(lp, "%s.launches[%d]", p, index_of(arr, e));
+        if (!need_object(c, e, lp))
+            return;
+        uint64_t *bm = gm_jget_bitmap(c, e, lp, "bitmap", a->units);
+        struct gm_report_alloc_launch *l =
+            c->failed ? NULL : gm_report_alloc_add_launch(a, gm_jget_u64(c, e, lp, "launch_seq", 1, 0), bm);
+        free(bm);
+        if (!l) {
+            if (!c->failed)
+                OOM(c, lp);
+            return;
+        }
+        l->reads = gm_jget_u64(c, e, lp, "reads", 0, 0);
+        l->writes = gm_jget_u64(c, e, lp, "writes", 0, 0);
+        l->touched_units = gm_jget_u64(c, e, lp, "touched_units", 0, l->touched_units);
+    }
+}
+
+static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm_report_alloc *a)
+{
+    const cJSON *o = gm_jget(c, el, ap, "access", cJSON_Object, 0);
+    if (!o)
+        return;
+    char p[128];
+    P(p, "%s.access", ap);
+    a->has_access = 1;
+    a->granularity = (uint32_t)gm_jget_u64(c, o, p, "granularity", 1, 4);
+    if (!c->failed && a->granularity == 0)
+        gm_jfail(c, p, "granularity must be positive");
+    a->units = c->failed ? 0 : (a->size + a->granularity - 1) / a->granularity;
+    if (!c->failed && gm_jget_u64(c, o, p, "units", 0, a->units) != a->units)
+        gm_jfail(c, p, "units is not ceil(size / granularity)");
+    a->reads = gm_jget_u64(c, o, p, "reads", 0, 0);
+    a->writes = gm_jget_u64(c, o, p, "writes", 0, 0);
+    a->sectors = gm_jget_u64(c, o, p, "sectors", 0, 0);
+    a->touched_units = gm_jget_u64(c, o, p, "touched_units", 1, 0);
+    a->largest_untouched_units = gm_jget_u64(c, o, p, "largest_untouched_units", 1, 0);
+    a->untouched_runs = gm_jget_u64(c, o, p, "untouched_runs", 0, 0);
+    if (!c->failed && (a->touched_units > a->units ||
+                       a->largest_untouched_units > a->units - a->touched_units))
+        gm_jfail(c, p, "touched/untouched units exceed the allocation");
+    a->bitmap = c->failed ? NULL : gm_jget_bitmap(c, o, p, "bitmap", a->units);
+    const cJSON *h = gm_jget(c, o, p, "hist", cJSON_Array, 0);
+    int i = 0;
+    for (const cJSON *x = h ? h->child : NULL; x && !c->failed; x = x->next, i++)
+        if (i >= GM_REPORT_HIST_BUCKETS || gm_json_to_u64(x, &a->hist[i]))
+            gm_jfail(c, p, "hist: expected at most 16 non-negative integers");
+    alloc_launches(c, o, p, a);
+}
+
+static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "allocations", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
+        if (!c->failed && gm_report_find_alloc(r, id))
+            gm_jfail(c, p, "duplicate allocation id");
+        uint64_t ptr = gm_jget_hex64(c, el, p, "dev_ptr");
+        uint64_t size = gm_jget_u64(c, el, p, "size", 1, 0);
+        char *api = gm_jget_str(c, el, p, "api", 0);
+        struct gm_report_alloc *a = c->failed ? NULL : gm_report_add_alloc(r, id, ptr, size, api);
+        free(api);
+        if (!a) {
+            if (!c->failed)
+                OOM(c, p);
+            break;
+        }
+        a->label = gm_jget_str(c, el, p, "label", 0);
+        a->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        hostsite(c, el, p, "alloc_site", &a->alloc_site);
+        hostsite(c, el, p, "free_site", &a->free_site);
+        const cJSON *fr = gm_jget(c, el, p, "freed", cJSON_True | cJSON_False, 1);
+        a->freed = cJSON_IsTrue(fr);
+        a->alloc_seq = gm_jget_u64(c, el, p, "alloc_seq", 0, 0);
+        a->free_seq = gm_jget_u64(c, el, p, "free_seq", 0, 0);
+        if (!c->failed && a->free_seq && a->free_seq <= a->alloc_seq)
+            gm_jfail(c, p, "free_seq must follow alloc_seq");
+        access(c, el, p, a);
+    }
+}
+
+static uint32_t parse_how(const char *s)
+{
+    if (!strcmp(s, "r")) return GM_USE_READ;
+    if (!strcmp(s, "w")) return GM_USE_WRITE;
+    if (!strcmp(s, "rw")) return GM_USE_READ | GM_USE_WRITE;
+    if (!strcmp(s, "?")) return GM_USE_UNKNOWN;
+    if (!strcmp(s, "-")) return 0;
+    return 0xffffffffu;
+}
+
+static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_report_event *e)
+{
+    const cJSON *arr = gm_jget(c, el, ep, "uses", cJSON_Array, 1);
+    char p[128];
+    for (const cJSON *u = arr ? arr->child : NULL; u && !c->failed; u = u->next) {
+        P(p, "%s.uses[%d]", ep, index_of(arr, u));
+        if (!need_object(c, u, p))
+            return;
+        const cJSON *how = gm_jget(c, u, p, "how", cJSON_String, 1);
+        uint32_t h = how ? parse_how(how->valuestring) : 0;
+        if (h == 0xffffffffu)
+            gm_jfail(c, p, "how: expected r, w, rw, ? or -");
+        uint64_t alloc = gm_jget_u64(c, u, p, "alloc", 1, 0);
+        if (!c->failed && gm_report_event_add_use(e, alloc, h, gm_jget_u64(c, u, p, "offset", 0, 0),
+                                                  gm_jget_u64(c, u, p, "bytes", 0, 0)))
+            OOM(c, p);
+    }
+}
+
+static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    uint64_t last = 0;
+    EACH(c, root, "events", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
+        const cJSON *op = gm_jget(c, el, p, "op", cJSON_String, 1);
+        int o = op ? gm_report_op_parse(op->valuestring) : 0;
+        if (!c->failed && o <= 0)
+            gm_jfail(c, p, "op: expected alloc, free, memcpy, memset or launch");
+        if (!c->failed && r->nevents && seq <= last)
+            gm_jfail(c, p, "seq must increase strictly");
+        struct gm_report_event *e =
+            c->failed ? NULL : gm_report_add_event(r, seq, (enum gm_report_op)o,
+                                                   gm_jget_u64(c, el, p, "bytes", 0, 0));
+        if (!e) {
+            if (!c->failed)
+                OOM(c, p);
+            break;
+        }
+        last = seq;
+        e->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
+        const cJSON *dir = gm_jget(c, el, p, "dir", cJSON_String, 0);
+        int d = dir ? gm_report_dir_parse(dir->valuestring) : 0;
+        if (d < 0)
+            gm_jfail(c, p, "dir: expected none, h2d, d2h, d2d, h2h or default");
+        e->dir = d < 0 ? GM_XFER_NONE : (enum gm_report_dir)d;
+        e->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
+        e->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        e->launch = gm_jget_i64(c, el, p, "launch", 0, -1);
+        if (!c->failed && (e->launch < -1 || e->launch >= (int64_t)r->nlaunches))
+            gm_jfail(c, p, "launch index out of range");
+        hostsite(c, el, p, "site", &e->site);
+        uses(c, el, p, e);
+    }
+}
+
+static void unobserved(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "unobserved", el, p) {
+        if (!need_object(c, el, p))
+            break;
+        char *k = gm_jget_str(c, el, p, "kernel", 0), *why = gm_jget_str(c, el, p, "reason", 1);
+        if (!c->failed && !gm_report_add_unobserved(r, k, why, gm_jget_u64(c, el, p, "count", 1, 0)))
+            OOM(c, p);
+        free(k);
+        free(why);
+    }
+}
+
+static void notes(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    char p[64];
+    EACH(c, root, "notes", el, p) {
+        if (!cJSON_IsString(el))
+            gm_jfail(c, p, "expected a string");
+        else if (gm_report_add_note(r, "%s", el->valuestring))
+            OOM(c, p);
+    }
+}
+
+static void header(struct gm_jctx *c, const cJSON *root)
+{
+    if (!cJSON_IsObject(root)) {
+        gm_jfail(c, "report", "expected a JSON object");
+        return;
+    }
+    const cJSON *s = gm_jget(c, root, "report", "schema", cJSON_String, 1);
+    if (s && strcmp(s->valuestring, GM_REPORT_SCHEMA) != 0) {
+        gm_jfail(c, "report.schema", "not a gpumem report (expected \"gpumem-report\")");
+        return;
+    }
+    uint64_t v = gm_jget_u64(c, root, "report", "version", 1, 0);
+    if (!c->failed && v != GM_REPORT_SCHEMA_VERSION) {
+        char m[96];
+        P(m, "unsupported schema version %llu (this gpumem reads %d)",
+          (unsigned long long)v, GM_REPORT_SCHEMA_VERSION);
+        gm_jfail(c, "report.version", m);
+    }
+}
+
+struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
+                                       size_t errlen)
+{
+    struct gm_jctx c = {err, errlen, 0};
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        size_t off = end && end >= text ? (size_t)(end - text) : 0;
+        snprintf(err, errlen, "malformed JSON near byte %zu", off);
+        return NULL;
+    }
+    struct gm_report *r = gm_report_new();
+    if (!r)
+        OOM(&c, "report");
+    header(&c, root);
+    void (*const parts[])(struct gm_jctx *, const cJSON *, struct gm_report *) = {
+        program, devices, modules, kernels, launches, allocations, events, unobserved, notes,
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++)
+        parts[i](&c, root, r);
+    cJSON_Delete(root);
+    if (c.failed) {
+        gm_report_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+struct gm_report *gm_report_load_json(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf || rerr) {
+        snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    char msg[400];
+    struct gm_report *r = gm_report_parse_json(buf, n, msg, sizeof msg);
+    free(buf);
+    if (!r)
+        snprintf(err, errlen, "%s: %s", path, msg);
+    return r;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal JSON helpers of the report library (cJSON): exact 64-bit
+ * integers, hex bitmaps, and checked field access with one-line errors.
+ * Depends on libc and cJSON only.
+ */
+#ifndef GM_REPORT_JSON_UTIL_H
+#define GM_REPORT_JSON_UTIL_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Integers up to 2^53 are JSON numbers; larger ones decimal strings. */
+cJSON *gm_json_u64(uint64_t v);
+cJSON *gm_json_i64(int64_t v);
+cJSON *gm_json_str(const char *s);          /* NULL -> JSON null */
+cJSON *gm_json_hex64(uint64_t v);           /* "0x%016llx" */
+cJSON *gm_json_bitmap(const uint64_t *bm, uint64_t units); /* NULL -> null */
+
+/* Reader context: the first error wins; path names the field. */
+struct gm_jctx {
+    char *err;
+    size_t errlen;
+    int failed;
+};
+void gm_jfail(struct gm_jctx *c, const char *path, const char *what);
+
+const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
+                     const char *key, int type_mask, int required);
+uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
+                     const char *key, int required, uint64_t dflt);
+int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
+                    const char *key, int required, int64_t dflt);
+/* Returns a malloc'd copy, NULL for null/missing (when not required). */
+char *gm_jget_str(struct gm_jctx *c, const cJSON *obj, const char *path,
+                  const char *key, int required);
+uint64_t gm_jget_hex64(struct gm_jctx *c, const cJSON *obj, const char *path,
+                       const char *key);
+/* Parses a value as u64 (number or decimal string). */
+int gm_json_to_u64(const cJSON *v, uint64_t *out);
+/* Decodes a hex bitmap of `units` bits; NULL for JSON null; sets an error
+ * and returns NULL when malformed. */
+uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
+                         const char *key, uint64_t units);
+
+#endif

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Report model: kernels, their summed per-site counters, and launches.
+ * Depends on libc only.
+ */
+#include "gm_report.h"
+#include "grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct gm_report_kernel *gm_report_find_kernel(const struct gm_report *r, uint64_t modid,
+                                               const char *name)
+{
+    for (size_t i = 0; i < r->nkernels; i++)
+        if (r->kernels[i].modid == modid && strcmp(r->kernels[i].name, name) == 0)
+            return &r->kernels[i];
+    return NULL;
+}
+
+struct gm_report_kernel *gm_report_get_kernel(struct gm_report *r, uint64_t modid,
+                                              const char *name)
+{
+    struct gm_report_kernel *k = gm_report_find_kernel(r, modid, name);
+    if (k)
+        return k;
+    k = GM_GROW(r->kernels, r->nkernels, r->cap_kernels);
+    if (!k || gm_report_set_str(&k->name, name ? name : ""))
+        return NULL;
+    k->modid = modid;
+    k->gpu_ns = -1;
+    r->nkernels++;
+    return k;
+}
+
+const struct gm_report_kcounters *gm_report_kernel_set(const struct gm_report_kernel *k,
+                                                       const char *set)
+{
+    for (size_t i = 0; i < k->nsets; i++)
+        if (strcmp(k->sets[i].set, set) == 0)
+            return &k->sets[i];
+    return NULL;
+}
+
+/* The kernel's totals for `set`, created zeroed; NULL on OOM or shape mismatch. */
+static struct gm_report_kcounters *kset(struct gm_report_kernel *k, const char *set,
+                                        uint32_t nsites, uint32_t nslots)
+{
+    struct gm_report_kcounters *c = (struct gm_report_kcounters *)gm_report_kernel_set(k, set);
+    if (c)
+        return (c->nsites == nsites && c->nslots == nslots) ? c : NULL;
+    size_t cap = k->nsets;
+    c = GM_GROW(k->sets, k->nsets, cap);
+    if (!c)
+        return NULL;
+    size_t n = (size_t)nsites * nslots;
+    c->v = calloc(n > 0 ? n : 1, sizeof *c->v);
+    if (!c->v || gm_report_set_str(&c->set, set)) {
+        free(c->v);
+        return NULL;
+    }
+    c->nsites = nsites;
+    c->nslots = nslots;
+    k->nsets++;
+    return c;
+}
+
+int gm_report_add_kernel_counters(struct gm_report_kernel *k, const char *set,
+                                  uint32_t nsites, uint32_t nslots, const uint64_t *v)
+{
+    struct gm_report_kcounters *c = kset(k, set, nsites, nslots);
+    if (!c)
+        return -1;
+    size_t n = (size_t)nsites * nslots;
+    for (size_t i = 0; i < n; i++)
+        c->v[i] += v[i];
+    return 0;
+}
+
+int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *set,
+                                       uint32_t nsites, uint32_t nslots, uint32_t site,
+                                       const uint64_t *v, uint32_t n)
+{
+    struct gm_report_kcounters *c = kset(k, set, nsites, nslots);
+    if (!c || site >= nsites || n > nslots)
+        return -1;
+    uint64_t *row = c->v + (size_t)site * nslots;
+    for (uint32_t i = 0; i < n; i++)
+        row[i] += v[i];
+    return 0;
+}
+
+struct gm_report_launch *gm_report_add_launch(struct gm_report *r, uint64_t seq,
+                                              size_t kernel, const char *api)
+{
+    if (kernel >= r->nkernels)
+        return NULL;
+    struct gm_report_launch *l = GM_GROW(r->launches, r->nlaunches, r->cap_launches);
+    if (!l || gm_report_set_str(&l->api, api))
+        return NULL;
+    l->seq = seq;
+    l->kernel = kernel;
+    l->time_ns = -1;
+    l->gpu_ns = -1;
+    r->kernels[kernel].launches++;
+    r->nlaunches++;
+    return l;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal: an index over a report's timeline for the object-level pattern
+ * detectors: events in seq order, work-event prefix counts, and for each
+ * allocation the events that used it. Depends on gm_report.h and libc.
+ */
+#ifndef GM_REPORT_TIMELINE_H
+#define GM_REPORT_TIMELINE_H
+
+#include "gm_report.h"
+
+struct gm_tl_use {
+    const struct gm_report_event *e;
+    const struct gm_report_use *u;
+};
+
+struct gm_tl_alloc {
+    const struct gm_report_alloc *a;
+    size_t nuses;
+    struct gm_tl_use *uses;     /* copy/set/launch uses, in seq order */
+};
+
+struct gm_tl {
+    size_t nev;
+    const struct gm_report_event **ev; /* sorted by seq */
+    uint64_t *work;             /* work[i]: work events among ev[0..i-1] */
+    size_t nallocs;
+    struct gm_tl_alloc *allocs; /* same order as report->allocs */
+};
+
+int gm_tl_build(const struct gm_report *r, struct gm_tl *t);
+void gm_tl_free(struct gm_tl *t);
+/* Work events (memcpy/memset/launch) with a < seq < b; b = UINT64_MAX: end. */
+uint64_t gm_tl_work_between(const struct gm_tl *t, uint64_t a, uint64_t b);
+/* The tl entry of allocation id, or NULL. */
+const struct gm_tl_alloc *gm_tl_find(const struct gm_tl *t, uint64_t id);
+
+#endif
