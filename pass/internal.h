@@ -54,6 +54,7 @@ int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_
 int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e);
 void gm_handlers_free(struct gm_handlers *h);
 int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e);
+void gm_fold_nsites(LLVMModuleRef m);
 
 /* Which events are instrumented: options and handlers together. */
 struct gm_active { int ev[GM_EV_N]; };

@@ -58,7 +58,8 @@ static void rename_globals(struct gm_handlers *h, LLVMModuleRef hm, uint64_t mod
 {
     for (LLVMValueRef g = LLVMGetFirstGlobal(hm); g; g = LLVMGetNextGlobal(g)) {
         size_t n = 0;
-        char *name = gm_strdup(LLVMGetValueName2(g, &n), n);
+        const char *raw = LLVMGetValueName2(g, &n);
+        char *name = gm_strdup(raw, n);
         if (is_slot_global(name)) {
             LLVMSetLinkage(g, LLVMInternalLinkage);   /* dropped unless used */
         } else if (!LLVMIsDeclaration(g) && gm_starts_with(name, GM_SYMBOL_PREFIX)) {
