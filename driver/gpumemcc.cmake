@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
+# gpumemcc, the nvcc-compatible driver (C17, libc + POSIX only). Included by
+# driver/CMakeLists.txt. It finds the pass, handlers, headers and libgpumem
+# relative to its own executable (<exe>/../lib/gpumem, ../include, ../lib),
+# so the build tree (build/bin) and an install prefix work the same way.
+set(GM_CC_DIR ${CMAKE_CURRENT_LIST_DIR})
+add_executable(gpumemcc
+  ${GM_CC_DIR}/gpumemcc_main.c
+  ${GM_CC_DIR}/gpumemcc_args.c
+  ${GM_CC_DIR}/gpumemcc_opts.c
+  ${GM_CC_DIR}/gpumemcc_arch.c
+  ${GM_CC_DIR}/gpumemcc_paths.c
+  ${GM_CC_DIR}/gpumemcc_instr.c
+  ${GM_CC_DIR}/gpumemcc_cmd.c
+  ${GM_CC_DIR}/gpumemcc_dlink.c
+  ${GM_CC_DIR}/gpumemcc_spawn.c
+  ${GM_CC_DIR}/gpumemcc_help.c
+  ${GM_CC_DIR}/gpumemcc_strvec.c)
+target_compile_definitions(gpumemcc PRIVATE
+  _GNU_SOURCE
+  GM_VERSION="${PROJECT_VERSION}"
+  GM_CLANG_DEFAULT="${GM_CLANG}"
+  GM_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}")
+install(TARGETS gpumemcc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
