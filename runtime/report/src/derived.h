@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal: everything the writers show, derived once from a report.
+ * Depends on the report headers and libc only.
+ */
+#ifndef GM_REPORT_DERIVED_H
+#define GM_REPORT_DERIVED_H
+
+#include "gm_report_write.h"
+
+struct gm_derived {
+    long nkernels, nlines, nbranches, nvalues;
+    struct gm_kernel_stat *kernels;
+    struct gm_line_stat *lines;
+    struct gm_branch_stat *branches;
+    struct gm_value_stat *values;
+    struct gm_findings findings;
+    int top;
+};
+
+int gm_derive(const struct gm_report *r, const struct gm_write_opts *o, struct gm_derived *d);
+void gm_derived_free(struct gm_derived *d);
+/* Printable kernel/function name: the mangled name as stored ("?" if none). */
+const char *gm_name_or(const char *s, const char *dflt);
+/* "file:line" of a device site into buf. */
+const char *gm_devsite_str(const struct gm_report_site *s, char *buf, size_t len);
+/* Peak of live allocated bytes over the timeline and the seq it occurs at. */
+uint64_t gm_peak_bytes(const struct gm_report *r, uint64_t *at_seq);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Inline SVG bar charts and step plots, and HTML escaping, for the HTML
+ * report. Depends on libc only.
+ */
+#include "svg.h"
+
+#include <string.h>
+
+void gm_html_esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* Label truncated to n characters, with an ellipsis. */
+static void short_label(FILE *f, const char *s, size_t n)
+{
+    char buf[128];
+    size_t len = strlen(s ? s : "");
+    if (len <= n || n + 4 > sizeof buf) {
+        gm_html_esc(f, s);
+        return;
+    }
+    memcpy(buf, s, n);
+    strcpy(buf + n, "...");
+    gm_html_esc(f, buf);
+}
+
+void gm_svg_bars(FILE *f, const char *title, const char *const *labels, const double *vals,
+                 size_t n, const char *unit)
+{
+    const int lw = 260, bw = 420, rh = 18, top = 24;
+    double max = 0;
+    for (size_t i = 0; i < n; i++)
+        max = vals[i] > max ? vals[i] : max;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+               "font-family=\"sans-serif\" font-size=\"11\">\n", lw + bw + 110, top + n * rh + 8);
+    fprintf(f, "<text x=\"0\" y=\"14\" font-weight=\"bold\">");
+    gm_html_esc(f, title);
+    fprintf(f, "</text>\n");
+    for (size_t i = 0; i < n; i++) {
+        double w = max > 0 ? vals[i] / max * bw : 0;
+        size_t y = top + i * rh;
+        fprintf(f, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", lw - 6, y + 12);
+        short_label(f, labels[i], 40);
+        fprintf(f, "</text><rect x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"%d\" fill=\"#4a7ab5\"/>"
+                   "<text x=\"%.1f\" y=\"%zu\">%.4g %s</text>\n",
+                lw, y + 2, w, rh - 4, lw + w + 4, y + 12, vals[i], unit ? unit : "");
+    }
+    fprintf(f, "</svg>\n");
+}
+
+void gm_svg_steps(FILE *f, const char *title, const double *x, const double *y, size_t n,
+                  const char *xlabel, const char *ylabel)
+{
+    const int W = 700, H = 220, L = 70, B = 30, T = 24;
+    double xmin = n ? x[0] : 0, xmax = n ? x[n - 1] : 1, ymax = 0;
+    for (size_t i = 0; i < n; i++)
+        ymax = y[i] > ymax ? y[i] : ymax;
+    if (xmax <= xmin)
+        xmax = xmin + 1;
+    if (ymax <= 0)
+        ymax = 1;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"0\" y=\"14\" "
+               "font-weight=\"bold\">", W + 20, H + T + B);
+    gm_html_esc(f, title);
+    fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+               "stroke=\"#999\"/>\n<polyline fill=\"none\" stroke=\"#b5524a\" points=\"",
+            L, T, W - L, H);
+    double py = T + H;
+    for (size_t i = 0; i < n; i++) {
+        double px = L + (x[i] - xmin) / (xmax - xmin) * (W - L);
+        fprintf(f, "%.1f,%.1f ", px, py);
+        py = T + H - y[i] / ymax * H;
+        fprintf(f, "%.1f,%.1f ", px, py);
+    }
+    fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
+               "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n",
+            L - 4, T + 10, ymax, L - 4, T + H);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">", L, T + H + 20);
+    gm_html_esc(f, xlabel);
+    fprintf(f, " (%.0f .. %.0f)</text><text x=\"4\" y=\"%d\">", xmin, xmax, T + H / 2);
+    gm_html_esc(f, ylabel);
+    fprintf(f, "</text>\n</svg>\n");
+}

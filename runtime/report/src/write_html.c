@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Self-contained HTML report (inline CSS and SVG, no scripts, no external
+ * assets): the text summary's tables plus plots of kernels, live device
+ * memory over the timeline and findings. Depends on the report headers and
+ * libc only.
+ */
+#include "derived.h"
+#include "svg.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#define ESC(s) gm_html_esc(f, (s))
+
+static void head(const struct gm_report *r, FILE *f)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gpumem report</title>\n"
+          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}td.n{text-align:right}"
+          "th{background:#eee}.s{color:#555}</style></head><body>\n<h1>gpumem report</h1>\n<p>",
+          f);
+    for (int i = 0; i < r->program.argc; i++) {
+        ESC(r->program.argv[i]);
+        fputc(' ', f);
+    }
+    fprintf(f, "<br>pid %" PRId64 ", ended: %s, status %d; analyses: ", r->program.pid,
+            gm_report_end_name(r->program.end), r->program.exit_status);
+    ESC(gm_name_or(r->program.analyses, "(none recorded)"));
+    for (size_t i = 0; i < r->ndevices; i++) {
+        fprintf(f, "<br>device %d: ", r->devices[i].ordinal);
+        ESC(gm_name_or(r->devices[i].name, "?"));
+    }
+    fputs("</p>\n", f);
+}
+
+static void row_start(FILE *f) { fputs("<tr>", f); }
+static void cell(FILE *f, const char *s) { fputs("<td>", f); ESC(s); fputs("</td>", f); }
+static void ncell(FILE *f, uint64_t v) { fprintf(f, "<td class=\"n\">%" PRIu64 "</td>", v); }
+static void th(FILE *f, const char *cols) { fprintf(f, "<table><tr><th>%s</th></tr>\n", cols); }
+
+static void kernels(const struct gm_derived *d, FILE *f)
+{
+    fputs("<h2>Top kernels</h2>\n", f);
+    size_t n = d->nkernels < d->top ? (size_t)d->nkernels : (size_t)d->top;
+    const char **lab = calloc(n + 1, sizeof *lab);
+    double *v = calloc(n + 1, sizeof *v);
+    int timed = n && d->kernels[0].k->gpu_ns >= 0;
+    for (size_t i = 0; lab && v && i < n; i++) {
+        lab[i] = d->kernels[i].k->name;
+        v[i] = timed ? (double)d->kernels[i].k->gpu_ns / 1e6 : (double)d->kernels[i].excess_sectors;
+    }
+    if (lab && v && n)
+        gm_svg_bars(f, timed ? "GPU time per kernel" : "Excess sectors per kernel", lab, v, n,
+                    timed ? "ms" : "");
+    free(lab);
+    free(v);
+    th(f, "kernel</th><th>launches</th><th>gpu ns</th><th>mem warps</th><th>sectors</th>"
+          "<th>excess sectors</th><th>branch execs</th><th>divergent");
+    for (size_t i = 0; i < n; i++) {
+        const struct gm_kernel_stat *k = &d->kernels[i];
+        row_start(f);
+        cell(f, k->k->name);
+        ncell(f, k->k->launches);
+        fprintf(f, "<td class=\"n\">%" PRId64 "</td>", k->k->gpu_ns);
+        ncell(f, k->mem_warps);
+        ncell(f, k->sectors);
+        ncell(f, k->excess_sectors);
+        ncell(f, k->br_execs);
+        ncell(f, k->br_divergent);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void lines(const struct gm_derived *d, FILE *f)
+{
+    fputs("<h2>Worst-coalesced source lines</h2>\n", f);
+    th(f, "file:line</th><th>kernel</th><th>warps</th><th>sectors</th><th>ideal</th>"
+          "<th>excess sectors</th><th>wavefronts</th><th>excess wavefronts");
+    for (long i = 0; i < d->nlines && i < d->top; i++) {
+        const struct gm_line_stat *l = &d->lines[i];
+        char loc[400];
+        snprintf(loc, sizeof loc, "%s:%u", *l->file ? l->file : "?", l->line);
+        row_start(f);
+        cell(f, loc);
+        cell(f, l->kernel);
+        ncell(f, l->warps);
+        ncell(f, l->sectors);
+        ncell(f, l->ideal_sectors);
+        ncell(f, l->excess_sectors);
+        ncell(f, l->wavefronts);
+        ncell(f, l->excess_wavefronts);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void branches(const struct gm_derived *d, FILE *f)
+{
+    fputs("<h2>Most divergent branches</h2>\n", f);
+    th(f, "file:line</th><th>function</th><th>execs</th><th>divergent</th><th>share");
+    for (long i = 0; i < d->nbranches && i < d->top; i++) {
+        const struct gm_branch_stat *b = &d->branches[i];
+        char loc[400];
+        row_start(f);
+        cell(f, gm_devsite_str(b->s, loc, sizeof loc));
+        cell(f, gm_name_or(b->s->func, "?"));
+        ncell(f, b->execs);
+        ncell(f, b->divergent);
+        fprintf(f, "<td class=\"n\">%.1f%%</td></tr>\n",
+                b->execs ? 100.0 * (double)b->divergent / (double)b->execs : 0);
+    }
+    fputs("</table>\n", f);
+}
+
+static void values(const struct gm_derived *d, FILE *f)
+{
+    fputs("<h2>Scalar and narrow values</h2>\n", f);
+    th(f, "file:line</th><th>function</th><th>warps</th><th>uniform share</th><th>varying bits");
+    for (long i = 0; i < d->nvalues && i < d->top; i++) {
+        const struct gm_value_stat *v = &d->values[i];
+        char loc[400];
+        row_start(f);
+        cell(f, gm_devsite_str(v->s, loc, sizeof loc));
+        cell(f, gm_name_or(v->s->func, "?"));
+        ncell(f, v->warps);
+        fprintf(f, "<td class=\"n\">%.1f%%</td>",
+                v->warps ? 100.0 * (double)v->uniform / (double)v->warps : 0);
+        if (v->have_bits)
+            fprintf(f, "<td class=\"n\">%u of %u</td></tr>\n", v->narrow_bits, v->width_bits);
+        else
+            fputs("<td>-</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static int cmp_seq(const void *pa, const void *pb)
+{
+    const struct gm_report_event *a = *(const struct gm_report_event *const *)pa;
+    const struct gm_report_event *b = *(const struct gm_report_event *const *)pb;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void memory_plot(const struct gm_report *r, FILE *f)
+{
+    size_t n = r->nevents;
+    const struct gm_report_event **ev = calloc(n + 1, sizeof *ev);
+    double *x = calloc(n + 1, sizeof *x), *y = calloc(n + 1, sizeof *y);
+    if (ev && x && y && n) {
+        for (size_t i = 0; i < n; i++)
+            ev[i] = &r->events[i];
+        qsort(ev, n, sizeof *ev, cmp_seq);
+        double live = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i]->op == GM_OP_ALLOC)
+                live += (double)ev[i]->bytes;
+            else if (ev[i]->op == GM_OP_FREE)
+                live -= (double)ev[i]->bytes;
+            x[i] = (double)ev[i]->seq;
+            y[i] = live > 0 ? live / 1048576.0 : 0;
+        }
+        fputs("<h2>Device memory over the timeline</h2>\n", f);
+        gm_svg_steps(f, "Live allocated MiB", x, y, n, "timeline event seq", "MiB");
+    }
+    free(ev);
+    free(x);
+    free(y);
+}
+
+static void findings(const struct gm_derived *d, FILE *f)
+{
+    fputs("<h2>Allocation findings (by bytes at stake)</h2>\n", f);
+    size_t n = d->findings.n < (size_t)d->top ? d->findings.n : (size_t)d->top;
+    const char **lab = calloc(n + 1, sizeof *lab);
+    double *v = calloc(n + 1, sizeof *v);
+    char (*names)[64] = calloc(n + 1, sizeof *names);
+    for (size_t i = 0; lab && v && names && i < n; i++) {
+        snprintf(names[i], sizeof names[i], "%s #%" PRIu64,
+                 gm_pattern_name(d->findings.v[i].pattern), d->findings.v[i].alloc);
+        lab[i] = names[i];
+        v[i] = (double)d->findings.v[i].bytes / 1048576.0;
+    }
+    if (lab && v && names && n)
+        gm_svg_bars(f, "Bytes at stake", lab, v, n, "MiB");
+    free(lab);
+    free(v);
+    free(names);
+    th(f, "#</th><th>pattern</th><th>bytes at stake</th><th>finding</th><th>suggestion");
+    for (size_t i = 0; i < d->findings.n; i++) {
+        const struct gm_finding *x = &d->findings.v[i];
+        fprintf(f, "<tr><td class=\"n\">%zu</td>", i + 1);
+        cell(f, gm_pattern_name(x->pattern));
+        ncell(f, x->bytes);
+        cell(f, x->what);
+        cell(f, x->suggestion);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void notes(const struct gm_report *r, FILE *f)
+{
+    if (!r->nunobserved && !r->nnotes)
+        return;
+    fputs("<h2>Notes</h2>\n<ul>\n", f);
+    for (size_t i = 0; i < r->nunobserved; i++) {
+        fprintf(f, "<li>%" PRIu64 " launches not observed (", r->unobserved[i].count);
+        ESC(gm_name_or(r->unobserved[i].kernel, "unknown kernel"));
+        fputs("): ", f);
+        ESC(r->unobserved[i].reason);
+        fputs("</li>\n", f);
+    }
+    for (size_t i = 0; i < r->nnotes; i++) {
+        fputs("<li>", f);
+        ESC(r->notes[i]);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+}
+
+int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *o, FILE *f)
+{
+    struct gm_derived d;
+    if (gm_derive(r, o, &d))
+        return -1;
+    head(r, f);
+    kernels(&d, f);
+    lines(&d, f);
+    branches(&d, f);
+    values(&d, f);
+    memory_plot(r, f);
+    findings(&d, f);
+    notes(r, f);
+    fputs("</body></html>\n", f);
+    gm_derived_free(&d);
+    return ferror(f) ? -1 : 0;
+}
