@@ -65,10 +65,10 @@ static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id
 /* br: 1 if the condition is true; switch: k for the k-th case, 0 default. */
 static LLVMValueRef branch_dir(struct gm_ins *x, LLVMValueRef term)
 {
-    LLVMValueRef cond = LLVMGetCondition(term);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(x->ctx);
     if (LLVMGetInstructionOpcode(term) == LLVMBr)
-        return LLVMBuildZExt(x->b, cond, i32, "gm.dir");
+        return LLVMBuildZExt(x->b, LLVMGetCondition(term), i32, "gm.dir");
+    LLVMValueRef cond = LLVMGetOperand(term, 0);   /* LLVMGetCondition is for br only */
     LLVMValueRef dir = LLVMConstInt(i32, 0, 0);
     unsigned nsucc = LLVMGetNumSuccessors(term);
     for (unsigned k = 1; k < nsucc; k++) {

@@ -32,7 +32,8 @@ def tables(text):
     for m in re.finditer(r'@(__gm_sitetab__[0-9a-f]+) = .*?c"((?:[^"\\]|\\\\|\\[0-9A-Fa-f]{2})*)"', text):
         yield m.group(1), ir_bytes(m.group(2))
     for m in re.finditer(r'\b(__gm_sitetab__[0-9a-f]+)\[(\d+)\]\s*=\s*\{([^}]*)\}', text):
-        yield m.group(1), bytes(int(x) for x in m.group(3).split(","))
+        b = bytes(int(x) for x in m.group(3).split(","))  # PTX may omit trailing zeros
+        yield m.group(1), b + bytes(max(0, int(m.group(2)) - len(b)))
 
 
 def cstr(b, strings_off, strings_size, off):
