@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CUDA driver side of tracing: the device ring buffer of one context, the
+ * copy stream that drains it while kernels run, writing the handler's
+ * per-module globals, and the GPU / launch descriptions for the trace file.
+ * Uses only CUDA driver API entry points found at run time with dlsym (the
+ * program already loaded libcuda), and the CUDA headers for types; no CUPTI,
+ * no runtime core, no simulator.
+ */
+#ifndef GM_TRACE_CUDA_H
+#define GM_TRACE_CUDA_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/trace.h"
+#include "trace_ring.h"
+
+/* One context's buffer: header + capacity slots in device memory, pinned
+ * staging for the drain, and a non-blocking high-priority stream. */
+struct gm_trace_dev {
+    CUcontext ctx;
+    CUdevice device;
+    CUstream stream;
+    CUdeviceptr buf;
+    uint64_t capacity;
+    uint64_t batch;         /* slots staged per drain step */
+    unsigned char *pinned;  /* header copy, read index, commits, slots */
+    uint64_t dirty;         /* slots whose commit words must be cleared */
+};
+
+/* Resolves the driver entry points once. 0, or -1 with err. */
+int gm_trace_cu_load(char *err, size_t errlen);
+/* Nonzero while this thread is inside a driver call made by the tracer,
+ * so API callbacks can ignore the tracer's own calls. */
+int gm_trace_cu_internal(void);
+
+int gm_trace_dev_open(struct gm_trace_dev *d, CUcontext ctx, uint64_t capacity, uint64_t batch,
+                      char *err, size_t errlen);
+void gm_trace_dev_close(struct gm_trace_dev *d);
+/* Resets the header (indices and counters to 0) and clears the commit words
+ * the previous launch used; done on the tracer's stream, synchronously. */
+int gm_trace_dev_arm(struct gm_trace_dev *d, uint32_t mode, uint32_t spin_limit,
+                     uint64_t max_records);
+/* Makes ctx current on the calling (drain) thread. */
+int gm_trace_dev_bind(struct gm_trace_dev *d);
+/* Waits for the launch's stream. */
+int gm_trace_dev_wait(struct gm_trace_dev *d, CUstream launch_stream);
+extern const struct gm_trace_dev_ops gm_trace_cuda_ops; /* dev = struct gm_trace_dev * */
+
+/* Device address and size of global `sym` in the module of the launched
+ * function (a CUkernel or a CUfunction handle). 0 found, 1 not found, -1. */
+int gm_trace_cu_global(CUfunction f, const char *sym, CUdeviceptr *addr, size_t *size);
+/* Writes n bytes to a device global through the tracer's stream. */
+int gm_trace_dev_write(struct gm_trace_dev *d, CUdeviceptr addr, const void *src, size_t n);
+
+/* GPU description of a device (unknown numbers stay 0). */
+int gm_trace_cu_gpu(CUdevice dev, struct gm_trace_gpu *g);
+/* Fills static_shared and carveout of a launch (name, grid, block,
+ * dyn_shared must be set). The carve-out is an estimate: see docs/trace.md. */
+int gm_trace_cu_launch(CUfunction f, CUdevice dev, struct gm_trace_launch *l);
+/* Current context and its device. */
+int gm_trace_cu_current(CUcontext *ctx, CUdevice *dev);
+
+#endif /* GM_TRACE_CUDA_H */
