@@ -82,7 +82,9 @@ static void phase_flags(const struct gm_opts *o, const struct gm_input *in, stru
     default:
         if (o->deps_mode)
             gm_sv_pushf(cmd, "-%s", o->deps_mode);
+        gm_sv_append(cmd, &o->deps);
         gm_sv_push(cmd, "-c");
+        return;
     }
     gm_sv_append(cmd, &o->deps);
 }
