@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
+# The `gpumem` user CLI (driver/gpumem_cli*.c): re-renders saved JSON
+# reports. Depends on the report library (runtime/report) only; no CUDA.
+if(TARGET gpumem_report)
+  # target gpumem_cli (the runtime library owns the target name "gpumem"),
+  # binary bin/gpumem
+  add_executable(gpumem_cli ${CMAKE_CURRENT_SOURCE_DIR}/gpumem_cli.c
+                            ${CMAKE_CURRENT_SOURCE_DIR}/gpumem_cli_report.c)
+  set_target_properties(gpumem_cli PROPERTIES OUTPUT_NAME gpumem)
+  target_link_libraries(gpumem_cli PRIVATE gpumem_report)
+  target_compile_definitions(gpumem_cli PRIVATE GM_VERSION="${PROJECT_VERSION}" _POSIX_C_SOURCE=200809L)
+  install(TARGETS gpumem_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `gpumem report FILE.json [--format LIST] [-o DIR] [--top N]`: loads a
+ * saved report and writes it as text, CSV, HTML or JSON. Depends on the
+ * report library only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm_report_json.h"
+#include "gm_report_write.h"
+#include "gpumem_cli.h"
+
+void gm_cli_report_usage(FILE *f)
+{
+    fputs("  report FILE.json [--format F] [-o DIR] [--top N]\n"
+          "               re-render a saved report. F: text (default), json, html, csv,\n"
+          "               or a comma-separated list, or all. Without -o, one of text,\n"
+          "               json or html is written to stdout; csv and lists need -o DIR,\n"
+          "               which receives summary.txt, report.json, report.html, *.csv.\n"
+          "               --top N: rows per ranked table (default 10).\n",
+          f);
+}
+
+struct args {
+    const char *file, *format, *outdir;
+    int top;
+};
+
+static int bad(const char *msg, const char *what)
+{
+    fprintf(stderr, "gpumem report: %s%s%s\n", msg, what ? " " : "", what ? what : "");
+    return 2;
+}
+
+/* Returns 0, -1 for --help (already printed), or an exit status. */
+static int parse(int argc, char **argv, struct args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            gm_cli_report_usage(stdout);
+            return -1;
+        } else if (!strcmp(s, "--format") || !strcmp(s, "-f")) {
+            if (!more)
+                return bad("missing value after", s);
+            a->format = argv[++i];
+        } else if (!strncmp(s, "--format=", 9)) {
+            a->format = s + 9;
+        } else if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
+            if (!more)
+                return bad("missing directory after", s);
+            a->outdir = argv[++i];
+        } else if (!strcmp(s, "--top")) {
+            char *end;
+            long v = more ? strtol(argv[i + 1], &end, 10) : 0;
+            if (!more || *end || v <= 0 || v > 1000000)
+                return bad("--top needs a positive integer", NULL);
+            a->top = (int)v;
+            i++;
+        } else if (s[0] == '-' && s[1]) {
+            return bad("unknown option", s);
+        } else if (a->file) {
+            return bad("more than one input file:", s);
+        } else {
+            a->file = s;
+        }
+    }
+    if (!a->file)
+        return bad("missing input file (usage: gpumem report FILE.json [--format F] [-o DIR])", NULL);
+    return 0;
+}
+
+static int to_stdout(const struct gm_report *r, const struct gm_write_opts *o, const char *fmt)
+{
+    int rc;
+    if (!strcmp(fmt, "text"))
+        rc = gm_report_write_text(r, o, stdout);
+    else if (!strcmp(fmt, "json"))
+        rc = gm_report_write_json(r, stdout);
+    else if (!strcmp(fmt, "html"))
+        rc = gm_report_write_html(r, o, stdout);
+    else
+        return bad("this format needs -o DIR:", fmt);
+    if (rc || fflush(stdout)) {
+        fprintf(stderr, "gpumem report: error writing to stdout\n");
+        return 1;
+    }
+    return 0;
+}
+
+int gm_cli_report(int argc, char **argv)
+{
+    struct args a = {NULL, "text", NULL, 10};
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    char err[1024];
+    if (gm_report_check_formats(a.format, err, sizeof err))
+        return bad(err, NULL);
+    struct gm_report *r = gm_report_load_json(a.file, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "gpumem report: %s\n", err);
+        return 1;
+    }
+    struct gm_write_opts o = {a.top, NULL};
+    if (!a.outdir)
+        rc = to_stdout(r, &o, a.format);
+    else if (gm_report_write_dir(r, &o, a.outdir, a.format, err, sizeof err)) {
+        fprintf(stderr, "gpumem report: %s\n", err);
+        rc = 1;
+    }
+    gm_report_free(r);
+    return rc;
+}
