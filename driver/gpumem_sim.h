@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal interface of the gpumem-sim command: the replay state shared by
+ * option parsing (gpumem_sim.c), replay (gpumem_sim_run.c) and output
+ * (gpumem_sim_print.c). Depends on libgmsim only.
+ */
+#ifndef GPUMEM_SIM_CLI_H
+#define GPUMEM_SIM_CLI_H
+
+#include <stdio.h>
+#include "gpumem/sim.h"
+#include "gpumem/synth.h"
+
+struct gm_run_launch { struct gm_trace_launch l; struct gm_counts c; };
+
+struct gm_run {
+    struct gm_sim_config cfg;
+    const char *preset;
+    struct gm_sim *sim;
+    struct gm_ref *ref;                 /* --ref: reference model alongside */
+    struct gm_trace_gpu gpu;
+    char (*labels)[GM_TRACE_NAME_MAX];  /* by allocation id */
+    struct gm_counts *ref_launch;
+    uint32_t nlabels, nmods;
+    uint32_t *mod_nsites;
+    struct gm_trace_site **mod_sites;
+    char (*mod_names)[GM_TRACE_NAME_MAX];
+    struct gm_run_launch *launches;
+    size_t nlaunches;
+    struct gm_counts final_wb;          /* dirty L2 written back at the end */
+    uint64_t records, dropped;
+    double seconds;
+    char err[512];
+};
+
+struct gm_sink gm_run_sink(struct gm_run *r);
+int gm_run_trace(struct gm_run *r, const char *path);
+int gm_run_finish(struct gm_run *r);
+void gm_run_free(struct gm_run *r);
+void gm_print_text(FILE *f, const struct gm_run *r);
+void gm_print_json(FILE *f, const struct gm_run *r);
+int gm_ref_compare(FILE *f, const struct gm_run *r);
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gpumem-sim replay: feeds trace events (from the streaming reader or the
+ * synthetic generator) into the simulator, and optionally into the reference
+ * model, keeping per-launch results, allocation labels and module sites.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gpumem_sim.h"
+
+static int fail(struct gm_run *r, const char *msg)
+{
+    if (!r->err[0]) snprintf(r->err, sizeof r->err, "%s", msg);
+    return -1;
+}
+
+static int on_module(void *c, uint64_t modid, const char *name, uint32_t n, const struct gm_trace_site *s)
+{
+    struct gm_run *r = c;
+    (void)modid;
+    uint32_t m = r->nmods;
+    r->mod_nsites = realloc(r->mod_nsites, (m + 1) * sizeof *r->mod_nsites);
+    r->mod_sites = realloc(r->mod_sites, (m + 1) * sizeof *r->mod_sites);
+    r->mod_names = realloc(r->mod_names, (m + 1) * sizeof *r->mod_names);
+    if (!r->mod_nsites || !r->mod_sites || !r->mod_names) return fail(r, "out of memory");
+    r->mod_nsites[m] = n;
+    r->mod_sites[m] = NULL;
+    snprintf(r->mod_names[m], sizeof r->mod_names[m], "%s", name);
+    if (s && n) {
+        r->mod_sites[m] = malloc(n * sizeof *s);
+        if (!r->mod_sites[m]) return fail(r, "out of memory");
+        memcpy(r->mod_sites[m], s, n * sizeof *s);
+    }
+    r->nmods++;
+    return gm_sim_add_module(r->sim, m, n) ? fail(r, "cannot add module") : 0;
+}
+
+static int on_alloc(void *c, const struct gm_trace_alloc *a)
+{
+    struct gm_run *r = c;
+    int id = gm_sim_alloc(r->sim, a->base, a->size);
+    if (id < 0) {
+        snprintf(r->err, sizeof r->err, "allocation %s at 0x%llx overlaps a live one", a->label,
+                 (unsigned long long)a->base);
+        return -1;
+    }
+    if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);
+    r->labels = realloc(r->labels, ((size_t)id + 1) * sizeof *r->labels);
+    if (!r->labels) return fail(r, "out of memory");
+    snprintf(r->labels[0], sizeof r->labels[0], "(none)");
+    snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
+    r->nlabels = (uint32_t)id + 1;
+    return 0;
+}
+
+static int on_launch(void *c, const struct gm_trace_launch *l)
+{
+    struct gm_run *r = c;
+    const char *m = gm_sim_begin(r->sim, l->carveout);
+    if (m) {
+        snprintf(r->err, sizeof r->err, "launch %llu (%s): %s", (unsigned long long)l->seq, l->name, m);
+        return -1;
+    }
+    if (r->ref) gm_ref_begin(r->ref, l->carveout);
+    struct gm_run_launch *n = realloc(r->launches, (r->nlaunches + 1) * sizeof *n);
+    struct gm_counts *rc = realloc(r->ref_launch, (r->nlaunches + 1) * sizeof *rc);
+    if (!n || !rc) return fail(r, "out of memory");
+    r->launches = n;
+    r->ref_launch = rc;
+    memset(&n[r->nlaunches], 0, sizeof *n);
+    memset(&rc[r->nlaunches], 0, sizeof *rc);
+    n[r->nlaunches++].l = *l;
+    return 0;
+}
+
+static int on_records(void *c, const struct gm_access *a, size_t n)
+{
+    struct gm_run *r = c;
+    gm_sim_feed(r->sim, a, n);
+    if (r->ref) gm_ref_feed(r->ref, a, n);
+    r->launches[r->nlaunches - 1].l.nrecords += n;
+    r->records += n;
+    return 0;
+}
+
+static int on_end(void *c, uint64_t dropped)
+{
+    struct gm_run *r = c;
+    struct gm_run_launch *L = &r->launches[r->nlaunches - 1];
+    gm_sim_end(r->sim, &L->c);
+    if (r->ref) gm_ref_end(r->ref, &r->ref_launch[r->nlaunches - 1]);
+    L->l.dropped = dropped;
+    r->dropped += dropped;
+    return 0;
+}
+
+struct gm_sink gm_run_sink(struct gm_run *r)
+{
+    return (struct gm_sink){r, on_module, on_alloc, on_launch, on_records, on_end};
+}
+
+static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
+{
+    switch (ev->kind) {
+    case GM_TEV_MODULE: return on_module(r, ev->modid, ev->name, ev->nsites, ev->sites);
+    case GM_TEV_ALLOC: return on_alloc(r, &ev->alloc);
+    case GM_TEV_FREE: gm_sim_release(r->sim, ev->alloc.base); return 0;
+    case GM_TEV_LAUNCH: return on_launch(r, &ev->launch);
+    case GM_TEV_RECORDS: return on_records(r, ev->recs, ev->nrecs);
+    case GM_TEV_LAUNCH_END: return on_end(r, ev->launch.dropped);
+    default: return 0;
+    }
+}
+
+int gm_run_trace(struct gm_run *r, const char *path)
+{
+    struct gm_trace_reader *rd = gm_trace_reader_open(path, r->err, sizeof r->err);
+    if (!rd) return -1;
+    r->gpu = *gm_trace_reader_gpu(rd);
+    struct gm_trace_event ev;
+    int rc;
+    while ((rc = gm_trace_reader_next(rd, &ev)) > 0)
+        if (dispatch(r, &ev)) break;
+    if (rc < 0) snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
+    gm_trace_reader_close(rd);
+    return r->err[0] ? -1 : 0;
+}
+
+int gm_run_finish(struct gm_run *r)
+{
+    gm_sim_flush_l2(r->sim, &r->final_wb);
+    return 0;
+}
+
+void gm_run_free(struct gm_run *r)
+{
+    gm_sim_free(r->sim);
+    if (r->ref) gm_ref_free(r->ref);
+    for (uint32_t m = 0; m < r->nmods; m++) free(r->mod_sites[m]);
+    free(r->mod_sites);
+    free(r->mod_nsites);
+    free(r->mod_names);
+    free(r->labels);
+    free(r->launches);
+    free(r->ref_launch);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Coalescer: one warp access -> the unique 128 B lines it touches, each with
+ * its 32 B sectors and byte masks, in order of first appearance (lanes in
+ * order, bytes ascending). An access wider than 16 B per thread is split into
+ * 16 B pieces (piece j = bytes [16j, 16j+16) of every lane), each coalesced
+ * on its own. Local memory is mapped to a physical per-warp layout where
+ * 4-byte words interleave across lanes (docs/sim.md). Internal; no I/O.
+ */
+#ifndef GM_SIM_COALESCE_H
+#define GM_SIM_COALESCE_H
+
+#include "cache.h"
+
+#define GM_COAL_MAX 192
+#define GM_LOCAL_TAG (1ull << 60)
+
+struct gm_lent { uint64_t line; uint32_t bytes[4]; uint32_t smask; uint32_t first; };
+struct gm_coal { uint32_t n; struct gm_lent e[GM_COAL_MAX]; };
+
+GM_INLINE void coal_sector(struct gm_coal *c, uint64_t sec, uint32_t mask, uint32_t byte0)
+{
+    uint64_t line = sec >> 2;
+    struct gm_lent *e = NULL;
+    if (c->n && c->e[c->n - 1].line == line) e = &c->e[c->n - 1];
+    else {
+        for (uint32_t i = 0; i + 1 < c->n; i++)
+            if (c->e[i].line == line) { e = &c->e[i]; break; }
+    }
+    if (!e) {
+        e = &c->e[c->n++];
+        e->line = line;
+        e->bytes[0] = e->bytes[1] = e->bytes[2] = e->bytes[3] = 0;
+        e->smask = 0;
+        e->first = byte0;   /* byte offset in line of the first touched byte */
+    }
+    e->smask |= 1u << (sec & 3);
+    e->bytes[sec & 3] |= mask;
+}
+
+/* Adds bytes [addr, addr+len), len <= 32. */
+GM_INLINE void coal_bytes(struct gm_coal *c, uint64_t addr, uint32_t len)
+{
+    while (len) {
+        uint32_t off = (uint32_t)addr & 31, n = 32 - off < len ? 32 - off : len;
+        uint32_t mask = n == 32 ? GM_FULL : ((1u << n) - 1) << off;
+        coal_sector(c, addr >> 5, mask, (uint32_t)addr & 127);
+        addr += n;
+        len -= n;
+    }
+}
+
+GM_INLINE uint64_t local_phys(uint32_t gwarp, uint32_t lane, uint64_t a)
+{
+    uint64_t off = a & 0xffffff;
+    return GM_LOCAL_TAG | (uint64_t)gwarp << 32 | (((off >> 2) * 32 + lane) * 4 + (off & 3));
+}
+
+/* Coalesces piece j of access a into c (c->n reset here). */
+GM_INLINE void gm_coalesce(struct gm_coal *c, const struct gm_access *a, uint32_t width,
+                           uint32_t j, int local)
+{
+    c->n = 0;
+    uint32_t len = width - 16 * j < 16 ? width - 16 * j : 16;
+    uint32_t m = a->active;
+    uint32_t gwarp = (uint32_t)a->smid * 64 + a->warp_slot;
+    while (m) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        m &= m - 1;
+        uint64_t addr = a->addr[k] + 16 * j;
+        if (!local) { coal_bytes(c, addr, len); continue; }
+        for (uint32_t b = 0; b < len;) {          /* word by word */
+            uint32_t n = 4 - (uint32_t)((addr + b) & 3);
+            if (n > len - b) n = len - b;
+            coal_bytes(c, local_phys(gwarp, k, addr + b), n);
+            b += n;
+        }
+    }
+}
+
+#endif

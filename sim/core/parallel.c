@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Parallel driver, exact: per window of records, (0) bucket records by the
+ * thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
+ * queues L2 requests per L2 set group (set % threads), (2) each thread runs
+ * one set group, taking requests in global record order. An L1 depends only
+ * on its SM's records in order and an L2 set only on its own requests in
+ * order, so the counts equal the serial driver's. No shared mutable state
+ * between threads inside a phase. No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+struct arg { struct gm_sim *s; uint32_t t; };
+
+static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
+{
+    return (a->smid % s->cfg.sm_count) % s->cfg.threads;
+}
+
+static void bucket(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+{
+    uint32_t T = s->cfg.threads;
+    size_t *cnt = s->w[t].cnt;
+    memset(cnt, 0, T * sizeof *cnt);
+    for (size_t i = lo; i < hi; i++) {
+        uint32_t o = owner(s, &s->job[i]);
+        s->own[i] = (uint8_t)o;
+        cnt[o]++;
+    }
+}
+
+/* Scatter chunk [lo, hi) into idx; returns thread t's own range start. */
+static void scatter(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+{
+    uint32_t T = s->cfg.threads;
+    size_t pos[256], base = 0;
+    for (uint32_t o = 0; o < T; o++) {
+        size_t before = 0, total = 0;
+        for (uint32_t u = 0; u < T; u++) {
+            if (u < t) before += s->w[u].cnt[o];
+            total += s->w[u].cnt[o];
+        }
+        pos[o] = base + before;
+        if (o == t) s->w[t].cnt_base = base;
+        base += total;
+    }
+    for (size_t i = lo; i < hi; i++) s->idx[pos[s->own[i]]++] = (uint32_t)i;
+}
+
+static void l1_phase(struct gm_sim *s, uint32_t t)
+{
+    struct gm_worker *w = &s->w[t];
+    size_t n = 0;
+    for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].cnt[t];
+    for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = w->out[g].pos = 0;
+    for (size_t k = w->cnt_base; k < w->cnt_base + n; k++)
+        gm_model_record(s, w, &s->job[s->idx[k]], s->idx[k], 1);
+}
+
+static void l2_phase(struct gm_sim *s, uint32_t g)
+{
+    struct gm_worker *w = &s->w[g];
+    for (size_t i = 0; i < s->njob; i++) {
+        struct gm_reqvec *v = &s->w[s->own[i]].out[g];
+        while (v->pos < v->n && v->v[v->pos].rec == i) gm_model_l2(s, w, &v->v[v->pos++]);
+    }
+}
+
+static void phases(struct gm_sim *s, uint32_t t)
+{
+    uint32_t T = s->cfg.threads;
+    size_t lo = s->njob * t / T, hi = s->njob * (t + 1) / T;
+    bucket(s, t, lo, hi);
+    pthread_barrier_wait(&s->bar);
+    scatter(s, t, lo, hi);
+    pthread_barrier_wait(&s->bar);
+    l1_phase(s, t);
+    pthread_barrier_wait(&s->bar);
+    l2_phase(s, t);
+}
+
+static void *worker(void *p)
+{
+    struct arg *a = p;
+    struct gm_sim *s = a->s;
+    uint32_t t = a->t;
+    free(a);
+    for (;;) {
+        pthread_barrier_wait(&s->bar);
+        if (s->stop) break;
+        phases(s, t);
+        pthread_barrier_wait(&s->bar);
+    }
+    return NULL;
+}
+
+int gm_parallel_start(struct gm_sim *s)
+{
+    uint32_t T = s->cfg.threads;
+    for (uint32_t t = 0; t < T; t++) {
+        s->w[t].cnt = calloc(T, sizeof *s->w[t].cnt);
+        s->w[t].out = calloc(T, sizeof *s->w[t].out);
+        if (!s->w[t].cnt || !s->w[t].out) return -1;
+    }
+    s->idx = malloc(s->cfg.window * sizeof *s->idx);
+    s->own = malloc(s->cfg.window);
+    s->tid = calloc(T, sizeof *s->tid);
+    if (!s->idx || !s->own || !s->tid || pthread_barrier_init(&s->bar, NULL, T)) return -1;
+    for (uint32_t t = 1; t < T; t++) {
+        struct arg *a = malloc(sizeof *a);
+        if (!a) return -1;
+        *a = (struct arg){s, t};
+        if (pthread_create(&s->tid[t], NULL, worker, a)) { free(a); return -1; }
+    }
+    return 0;
+}
+
+void gm_parallel_stop(struct gm_sim *s)
+{
+    s->stop = 1;
+    pthread_barrier_wait(&s->bar);
+    for (uint32_t t = 1; t < s->cfg.threads; t++) pthread_join(s->tid[t], NULL);
+    pthread_barrier_destroy(&s->bar);
+    free(s->tid);
+    s->tid = NULL;
+}
+
+void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
+{
+    for (size_t off = 0; off < n; off += s->cfg.window) {
+        s->job = recs + off;
+        s->njob = n - off < s->cfg.window ? n - off : s->cfg.window;
+        pthread_barrier_wait(&s->bar);
+        phases(s, 0);
+        pthread_barrier_wait(&s->bar);
+    }
+}

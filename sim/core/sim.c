@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Simulator API (gpumem/sim.h): lifetime, allocations, modules, launches,
+ * and merging of per-thread counters. The per-record model is in model.c,
+ * the parallel driver in parallel.c. No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+static int grow_counts(struct gm_counts **p, uint32_t have, uint32_t want)
+{
+    struct gm_counts *n = realloc(*p, (size_t)want * sizeof *n);
+    if (!n) return -1;
+    memset(n + have, 0, (size_t)(want - have) * sizeof *n);
+    *p = n;
+    return 0;
+}
+
+/* Makes every counter array hold nallocs+1 allocations and nsites sites. */
+static int size_counters(struct gm_sim *s, uint32_t na, uint32_t ns)
+{
+    for (uint32_t t = 0; t <= s->cfg.threads; t++) {
+        struct gm_counts **a = t < s->cfg.threads ? &s->w[t].allocs : &s->allocs;
+        struct gm_counts **c = t < s->cfg.threads ? &s->w[t].sites : &s->sites;
+        if (grow_counts(a, s->nallocs + 1, na + 1) || grow_counts(c, s->nsites, ns)) return -1;
+    }
+    return 0;
+}
+
+struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
+{
+    if ((*err = gm_sim_config_check(c, 0))) return NULL;
+    struct gm_sim *s = calloc(1, sizeof *s);
+    if (!s) { *err = "out of memory"; return NULL; }
+    s->cfg = *c;
+    s->l1 = calloc(c->sm_count, sizeof *s->l1);
+    s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
+    s->w = calloc(c->threads, sizeof *s->w);
+    s->nsites = 1;   /* index 0: unknown site */
+    if (!s->l1 || !s->l1_gen || !s->w || size_counters(s, 0, 1) ||
+        gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
+        (c->threads > 1 && gm_parallel_start(s))) {
+        gm_sim_free(s);
+        *err = "out of memory";
+        return NULL;
+    }
+    return s;
+}
+
+void gm_sim_free(struct gm_sim *s)
+{
+    if (!s) return;
+    if (s->tid) gm_parallel_stop(s);
+    for (uint32_t i = 0; s->l1 && i < s->cfg.sm_count; i++) gm_cache_destroy(&s->l1[i]);
+    gm_cache_destroy(&s->l2);
+    for (uint32_t t = 0; s->w && t < s->cfg.threads; t++) {
+        free(s->w[t].allocs);
+        free(s->w[t].sites);
+        free(s->w[t].cnt);
+        for (uint32_t g = 0; s->w[t].out && g < s->cfg.threads; g++) free(s->w[t].out[g].v);
+        free(s->w[t].out);
+    }
+    free(s->w);
+    free(s->l1);
+    free(s->l1_gen);
+    free(s->live);
+    free(s->mod_base);
+    free(s->mod_n);
+    free(s->allocs);
+    free(s->sites);
+    free(s->idx);
+    free(s->own);
+    free(s);
+}
+
+int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites)
+{
+    if (module >= s->nmods) {
+        uint32_t *b = realloc(s->mod_base, (module + 1) * sizeof *b);
+        if (!b) return -1;
+        s->mod_base = b;
+        uint32_t *n = realloc(s->mod_n, (module + 1) * sizeof *n);
+        if (!n) return -1;
+        s->mod_n = n;
+        for (uint32_t m = s->nmods; m <= module; m++) s->mod_base[m] = s->mod_n[m] = 0;
+        s->nmods = module + 1;
+    }
+    if (s->mod_n[module]) return -1;   /* already known */
+    if (size_counters(s, s->nallocs, s->nsites + nsites)) return -1;
+    s->mod_base[module] = s->nsites;
+    s->mod_n[module] = nsites;
+    s->nsites += nsites;
+    return 0;
+}
+
+int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size)
+{
+    if (!size || base + size < base) return -1;
+    uint32_t i = 0;
+    while (i < s->nlive && s->live[i].base < base) i++;
+    if ((i < s->nlive && s->live[i].base < base + size) || (i && s->live[i - 1].end > base))
+        return -1;   /* overlaps a live allocation */
+    if (s->nlive == s->cap_live) {
+        uint32_t cap = s->cap_live ? 2 * s->cap_live : 64;
+        struct gm_live *l = realloc(s->live, cap * sizeof *l);
+        if (!l) return -1;
+        s->live = l;
+        s->cap_live = cap;
+    }
+    if (size_counters(s, s->nallocs + 1, s->nsites)) return -1;
+    memmove(&s->live[i + 1], &s->live[i], (s->nlive - i) * sizeof *s->live);
+    s->live[i] = (struct gm_live){base, base + size, ++s->nallocs};
+    s->nlive++;
+    return (int)s->nallocs;
+}
+
+void gm_sim_release(struct gm_sim *s, uint64_t base)
+{
+    for (uint32_t i = 0; i < s->nlive; i++) {
+        if (s->live[i].base != base) continue;
+        memmove(&s->live[i], &s->live[i + 1], (s->nlive - i - 1) * sizeof *s->live);
+        s->nlive--;
+        return;
+    }
+}
+
+const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
+{
+    const char *m = gm_sim_config_check(&s->cfg, carveout);
+    if (m) return m;
+    s->l1_bytes = gm_sim_l1_bytes(&s->cfg, carveout);
+    s->gen++;
+    return NULL;
+}
+
+void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
+{
+    if (s->cfg.threads > 1) { gm_parallel_feed(s, recs, n); return; }
+    for (size_t i = 0; i < n; i++) gm_model_record(s, &s->w[0], &recs[i], 0, 0);
+}
+
+/* Moves per-thread counters into the merged arrays; returns their sum. */
+static void merge(struct gm_sim *s, struct gm_counts *sum)
+{
+    for (uint32_t t = 0; t < s->cfg.threads; t++) {
+        struct gm_worker *w = &s->w[t];
+        for (uint32_t i = 0; i < s->nsites; i++) {
+            if (sum) gm_counts_add(sum, &w->sites[i]);
+            gm_counts_add(&s->sites[i], &w->sites[i]);
+        }
+        for (uint32_t i = 0; i <= s->nallocs; i++) gm_counts_add(&s->allocs[i], &w->allocs[i]);
+        memset(w->sites, 0, s->nsites * sizeof *w->sites);
+        memset(w->allocs, 0, (s->nallocs + 1) * sizeof *w->allocs);
+    }
+}
+
+void gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
+{
+    struct gm_counts sum = {0};
+    merge(s, &sum);
+    if (launch) gm_counts_add(launch, &sum);
+}
+
+void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
+{
+    struct gm_cache *c = &s->l2;
+    struct gm_counts sum = {0};
+    for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
+        struct gm_line *e = &c->lines[i];
+        if (!e->tag || !e->dirty) continue;
+        uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
+        s->allocs[e->owner_alloc].dram_wr += n;
+        s->sites[e->owner_site].dram_wr += n;
+        sum.dram_wr += n;
+        e->dirty = 0;
+    }
+    if (into) gm_counts_add(into, &sum);
+}
+
+const struct gm_counts *gm_sim_alloc_counts(const struct gm_sim *s, uint32_t id)
+{
+    return id <= s->nallocs ? &s->allocs[id] : NULL;
+}
+
+uint32_t gm_sim_nallocs(const struct gm_sim *s) { return s->nallocs; }
+
+const struct gm_counts *gm_sim_site_counts(const struct gm_sim *s, uint32_t module, uint32_t site)
+{
+    if (module == UINT32_MAX) return &s->sites[0];
+    if (module >= s->nmods || site >= s->mod_n[module]) return NULL;
+    return &s->sites[s->mod_base[module] + site];
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gpumem cache simulator: coalescer -> per-SM L1 -> L2 -> DRAM counts, with
+ * per-launch, per-allocation and per-site accounting. The model is stated
+ * in docs/sim.md. No I/O and no option parsing in the core (gm_sim_config_set
+ * parses one key=value for the front ends); configurations are checked once
+ * by gm_sim_config_check, which returns a message or NULL. Pure C17 +
+ * pthreads; no CUDA.
+ */
+#ifndef GPUMEM_SIM_H
+#define GPUMEM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/trace_io.h"
+
+enum gm_repl { GM_REPL_LRU = 0, GM_REPL_PLRU = 1 };
+/* What an L1 does with a store (always written through to L2). */
+enum gm_wpol {
+    GM_WPOL_ALLOCATE = 0,    /* allocate the line, mark the written bytes valid */
+    GM_WPOL_NOALLOCATE = 1,  /* update a present line, never allocate */
+    GM_WPOL_INVALIDATE = 2   /* evict a present line */
+};
+enum gm_fetch { GM_FETCH_SECTOR = 0, GM_FETCH_LINE = 1 };
+enum gm_hash { GM_HASH_MOD = 0, GM_HASH_XOR = 1 };
+
+struct gm_sim_config {
+    uint32_t sm_count;
+    uint32_t l1_shared_bytes;    /* unified L1 + shared per SM */
+    uint32_t carveout;           /* shared bytes when a launch does not say (0 = l1_bytes rules) */
+    uint32_t l1_bytes;           /* fixed L1 size; 0 = l1_shared_bytes - carve-out */
+    uint32_t l1_ways;
+    enum gm_repl l1_repl;
+    enum gm_wpol l1_write;
+    enum gm_fetch l1_fetch;
+    uint64_t l2_bytes;
+    uint32_t l2_ways;
+    uint32_t l2_partitions;      /* partitions; SM s is near partition s % partitions */
+    enum gm_repl l2_repl;
+    enum gm_hash l2_hash;
+    uint32_t threads;            /* worker threads (1 = serial path) */
+    uint32_t window;             /* records per parallel window */
+};
+
+#define GM_LINE_BYTES 128u
+#define GM_SECTOR_BYTES 32u
+
+/* Fills *c with a preset ("h100", "rtx2080ti"); returns 0 or -1 if unknown. */
+int gm_sim_preset(struct gm_sim_config *c, const char *name);
+/* Sets one parameter from "key" and "value" (docs/sim.md lists the keys).
+ * Returns NULL or a one-line message. */
+const char *gm_sim_config_set(struct gm_sim_config *c, const char *key, const char *value);
+/* NULL if the configuration describes a possible cache, else why not.
+ * carveout is the launch's shared-memory carve-out (0 = config default). */
+const char *gm_sim_config_check(const struct gm_sim_config *c, uint32_t carveout);
+/* L1 bytes a launch with this carve-out gets. */
+uint32_t gm_sim_l1_bytes(const struct gm_sim_config *c, uint32_t carveout);
+
+/* Counters of one level. Sectors are 32 B; "accesses" are sector lookups. */
+struct gm_counts {
+    uint64_t requests;           /* warp memory instructions (global/local) */
+    uint64_t sectors;            /* unique sectors requested by the coalescer */
+    uint64_t ideal_sectors;      /* ceil(active lanes * width / 32) per request */
+    uint64_t l1_ld, l1_ld_hit;   /* L1 sector lookups by loads, hits */
+    uint64_t l1_st, l1_st_hit;   /* stores: lookups, line present */
+    uint64_t l2_rd, l2_rd_hit;   /* L2 sector reads (L1 misses), hits */
+    uint64_t l2_wr, l2_wr_hit;   /* L2 sector writes (write-through), hits */
+    uint64_t l2_atom, l2_atom_hit; /* atomics (bypass L1) */
+    uint64_t l2_far;             /* L2 sector accesses to a far partition */
+    uint64_t dram_rd, dram_wr;   /* DRAM sectors read / written (evictions) */
+    uint64_t shared_req;         /* shared-memory requests (not cached) */
+    uint64_t other_req;          /* constant/param/unresolved: not simulated */
+};
+void gm_counts_add(struct gm_counts *dst, const struct gm_counts *src);
+
+struct gm_sim;
+/* NULL and *err set when the configuration is impossible. */
+struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err);
+void gm_sim_free(struct gm_sim *s);
+
+/* Modules: sites of module m are counted separately (module index as in the
+ * records); records of unknown modules or sites go to one "unknown" site. */
+int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites);
+/* Allocations: accesses are attributed to the live allocation containing the
+ * address (id 0 = none). Returns the id (>= 1) or -1. */
+int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size);
+void gm_sim_release(struct gm_sim *s, uint64_t base);
+
+/* One launch: L1s start empty, L2 keeps its state across launches.
+ * begin returns NULL or a message (impossible L1 for this carve-out). */
+const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
+void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
+/* Ends the launch, adds its totals into *launch (may be NULL). */
+void gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
+/* Writes back all dirty L2 sectors (counted as DRAM writes of the
+ * allocations/sites that dirtied them); call at the end of the trace. */
+void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into);
+
+/* Cumulative counters (all launches so far). */
+const struct gm_counts *gm_sim_alloc_counts(const struct gm_sim *s, uint32_t id);
+uint32_t gm_sim_nallocs(const struct gm_sim *s);
+/* site counters: module, site -> NULL if unknown; the unknown bucket is
+ * gm_sim_site_counts(s, UINT32_MAX, 0). */
+const struct gm_counts *gm_sim_site_counts(const struct gm_sim *s, uint32_t module, uint32_t site);
+
+/* The straightforward reference model (sim/ref): same model, no tricks,
+ * one thread; used to prove the fast path exact. */
+struct gm_ref;
+struct gm_ref *gm_ref_new(const struct gm_sim_config *c);
+void gm_ref_free(struct gm_ref *r);
+int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size);
+void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
+void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n);
+void gm_ref_end(struct gm_ref *r, struct gm_counts *launch);
+const struct gm_counts *gm_ref_alloc_counts(const struct gm_ref *r, uint32_t id);
+
+#endif /* GPUMEM_SIM_H */

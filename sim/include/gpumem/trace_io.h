@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gpumem trace files: the decoded access the simulator consumes, conversion
+ * from device records (gpumem/trace.h), a writer (used by the runtime to save
+ * a trace) and a streaming reader (bounded memory, rejects malformed input).
+ * The format is described in docs/trace-format.md. Depends on libzstd and the
+ * contract header only; no CUDA.
+ */
+#ifndef GPUMEM_TRACE_IO_H
+#define GPUMEM_TRACE_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/trace.h"
+
+#define GM_TRACE_FILE_MAGIC "GMTRACE"  /* 8 bytes with the NUL */
+#define GM_TRACE_FILE_VERSION 1u
+#define GM_TRACE_BLOCK_RECORDS 8192u   /* records per compressed block (max) */
+
+/* One warp memory instruction with full lane addresses (inactive lanes 0). */
+struct gm_access {
+    uint64_t addr[32];
+    uint32_t active;
+    uint32_t site;
+    uint32_t cta_x;
+    uint16_t cta_y, cta_z;
+    uint16_t smid, module, width;
+    uint8_t warp_slot, warp;
+    uint8_t kind;           /* GM_TRACE_LOAD | _STORE | _ATOMIC */
+    uint8_t space;          /* enum gm_space */
+    uint8_t flags;          /* GM_TRACE_F_NC */
+};
+
+/* Device slot(s) -> access. ext must be the next slot when rec->flags has
+ * GM_TRACE_F_EXT (else may be NULL). Returns 0, or -1 if ext is missing. */
+int gm_trace_rec_decode(const struct gm_trace_rec *rec, const struct gm_trace_ext *ext,
+                        struct gm_access *out);
+/* Access -> device slot(s), as the handler would write them; returns the
+ * number of slots used (1, or 2 when some delta needs more than 32 bits). */
+int gm_trace_rec_encode(const struct gm_access *a, struct gm_trace_rec *rec,
+                        struct gm_trace_ext *ext);
+
+/* ---- writer ---- */
+struct gm_trace_writer;
+/* NULL on error, with a one-line message in err. */
+struct gm_trace_writer *gm_trace_writer_open(const char *path, const struct gm_trace_gpu *gpu,
+                                             char *err, size_t errlen);
+/* Each returns 0, or -1 with gm_trace_writer_error() set. */
+int gm_trace_writer_module(struct gm_trace_writer *w, uint64_t modid, const char *name,
+                           uint32_t nsites, const struct gm_trace_site *sites /* or NULL */);
+int gm_trace_writer_alloc(struct gm_trace_writer *w, const struct gm_trace_alloc *a);
+int gm_trace_writer_free(struct gm_trace_writer *w, uint64_t base, uint64_t seq);
+int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_launch *l);
+int gm_trace_writer_records(struct gm_trace_writer *w, const struct gm_access *a, size_t n);
+int gm_trace_writer_end_launch(struct gm_trace_writer *w, uint64_t dropped);
+/* Writes the end marker and closes; frees w in every case. */
+int gm_trace_writer_close(struct gm_trace_writer *w, char *err, size_t errlen);
+const char *gm_trace_writer_error(const struct gm_trace_writer *w);
+
+/* ---- streaming reader ---- */
+enum gm_trace_event_kind {
+    GM_TEV_END = 0,         /* clean end of file */
+    GM_TEV_MODULE = 1,
+    GM_TEV_ALLOC = 2,
+    GM_TEV_FREE = 3,
+    GM_TEV_LAUNCH = 4,
+    GM_TEV_RECORDS = 5,
+    GM_TEV_LAUNCH_END = 6
+};
+
+struct gm_trace_event {
+    enum gm_trace_event_kind kind;
+    /* MODULE */
+    uint64_t modid;
+    const char *name;                 /* MODULE name (valid until next call) */
+    uint32_t nsites;
+    const struct gm_trace_site *sites; /* nsites entries or NULL */
+    /* ALLOC, FREE (alloc.base, alloc.free_seq) */
+    struct gm_trace_alloc alloc;
+    /* LAUNCH, LAUNCH_END (launch.seq, .nrecords, .dropped) */
+    struct gm_trace_launch launch;
+    /* RECORDS: valid until the next call */
+    const struct gm_access *recs;
+    size_t nrecs;
+};
+
+struct gm_trace_reader;
+struct gm_trace_reader *gm_trace_reader_open(const char *path, char *err, size_t errlen);
+/* Reads from memory (not copied; must outlive the reader). */
+struct gm_trace_reader *gm_trace_reader_open_mem(const void *data, size_t size,
+                                                 char *err, size_t errlen);
+const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r);
+/* Returns 1 with an event, 0 at the end marker, -1 on a malformed or
+ * truncated file (gm_trace_reader_error() says why and where). */
+int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev);
+const char *gm_trace_reader_error(const struct gm_trace_reader *r);
+void gm_trace_reader_close(struct gm_trace_reader *r);
+
+#endif /* GPUMEM_TRACE_IO_H */

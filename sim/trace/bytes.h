@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Growable byte buffer and bounds-checked cursor with little-endian and
+ * varint (LEB128, zigzag) coding, shared by the trace writer and reader.
+ * Internal to sim/trace; no I/O, no allocation besides the buffer itself.
+ */
+#ifndef GM_TRACE_BYTES_H
+#define GM_TRACE_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct gm_buf { uint8_t *p; size_t n, cap; int oom; };
+
+int gm_buf_reserve(struct gm_buf *b, size_t extra);
+void gm_buf_free(struct gm_buf *b);
+
+static inline void gm_put_u8(struct gm_buf *b, uint8_t v)
+{
+    if (gm_buf_reserve(b, 1) == 0) b->p[b->n++] = v;
+}
+static inline void gm_put_varint(struct gm_buf *b, uint64_t v)
+{
+    if (gm_buf_reserve(b, 10)) return;
+    while (v >= 0x80) { b->p[b->n++] = (uint8_t)(v | 0x80); v >>= 7; }
+    b->p[b->n++] = (uint8_t)v;
+}
+static inline uint64_t gm_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t gm_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+static inline void gm_put_svarint(struct gm_buf *b, int64_t v) { gm_put_varint(b, gm_zigzag(v)); }
+static inline void gm_put_le(struct gm_buf *b, uint64_t v, int bytes)
+{
+    if (gm_buf_reserve(b, (size_t)bytes)) return;
+    for (int i = 0; i < bytes; i++) b->p[b->n++] = (uint8_t)(v >> (8 * i));
+}
+/* string: varint length + bytes (no NUL) */
+static inline void gm_put_str(struct gm_buf *b, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+    gm_put_varint(b, n);
+    if (gm_buf_reserve(b, n) == 0) { memcpy(b->p + b->n, s, n); b->n += n; }
+}
+
+/* Read cursor: any overrun sets bad and returns 0. */
+struct gm_cur { const uint8_t *p, *end; int bad; };
+
+static inline uint64_t gm_get_varint(struct gm_cur *c)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (c->p >= c->end) { c->bad = 1; return 0; }
+        uint8_t byte = *c->p++;
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) return v;
+    }
+    c->bad = 1;
+    return 0;
+}
+static inline int64_t gm_get_svarint(struct gm_cur *c) { return gm_unzigzag(gm_get_varint(c)); }
+static inline uint64_t gm_get_le(struct gm_cur *c, int bytes)
+{
+    if (c->end - c->p < bytes) { c->bad = 1; c->p = c->end; return 0; }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)c->p[i] << (8 * i);
+    c->p += bytes;
+    return v;
+}
+/* Copies a string into dst (size cap, NUL-terminated); rejects longer ones. */
+static inline void gm_get_str(struct gm_cur *c, char *dst, size_t cap)
+{
+    uint64_t n = gm_get_varint(c);
+    if (c->bad || n >= cap || (uint64_t)(c->end - c->p) < n) { c->bad = 1; dst[0] = 0; return; }
+    memcpy(dst, c->p, n);
+    dst[n] = 0;
+    c->p += n;
+}
+
+#endif

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Streaming trace reader: reads one section at a time (bounded memory: one
+ * section and one block of decoded records), checks framing, lengths, zstd
+ * checksums, section order and counts, and reports the first problem with
+ * its byte offset. Depends on libzstd and stdio only.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+#include "bytes.h"
+#include "reccodec.h"
+#include "section.h"
+
+struct gm_trace_reader {
+    FILE *f;                      /* or NULL when reading memory */
+    const uint8_t *mem;
+    size_t memsize, pos;
+    char name[256];
+    char err[320];
+    struct gm_trace_gpu gpu;
+    struct gm_buf comp, raw;
+    struct gm_access *recs;
+    struct gm_trace_site *sites;
+    char modname[4096];
+    int in_launch, done;
+    uint64_t launch_seq, launch_records, nlaunches, total_records;
+    ZSTD_DCtx *zd;
+};
+
+static int fail(struct gm_trace_reader *r, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!r->err[0]) snprintf(r->err, sizeof r->err, "trace %s: %s (at byte %zu)", r->name, msg, r->pos);
+    return -1;
+}
+
+/* Reads exactly n bytes; returns bytes read (short at end of input). */
+static size_t get_bytes(struct gm_trace_reader *r, void *dst, size_t n)
+{
+    size_t got;
+    if (r->f) {
+        got = fread(dst, 1, n, r->f);
+    } else {
+        got = r->memsize - r->pos < n ? r->memsize - r->pos : n;
+        memcpy(dst, r->mem + r->pos, got);
+    }
+    r->pos += got;
+    return got;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Reads the next section into r->raw; returns its type, or -1. */
+static int read_section(struct gm_trace_reader *r)
+{
+    uint8_t h[GM_SEC_HDR_SIZE];
+    size_t got = get_bytes(r, h, sizeof h);
+    if (got == 0) return fail(r, "truncated: end of file before the end marker");
+    if (got < sizeof h) return fail(r, "truncated section header");
+    if (le32(h + 12) != gm_sec_check(h)) return fail(r, "corrupt section header");
+    uint32_t type = le32(h), rawlen = le32(h + 4), complen = le32(h + 8);
+    if (type < GM_SEC_GPU || type > GM_SEC_END) return fail(r, "unknown section type %u", type);
+    if (rawlen > GM_SEC_MAX_RAW || complen > ZSTD_compressBound(rawlen))
+        return fail(r, "section length out of range");
+    r->comp.n = r->raw.n = 0;
+    if (gm_buf_reserve(&r->comp, complen) || gm_buf_reserve(&r->raw, rawlen + 1))
+        return fail(r, "out of memory");
+    if (get_bytes(r, r->comp.p, complen) < complen) return fail(r, "truncated section");
+    size_t d = ZSTD_decompressDCtx(r->zd, r->raw.p, rawlen, r->comp.p, complen);
+    if (ZSTD_isError(d)) return fail(r, "corrupt compressed data: %s", ZSTD_getErrorName(d));
+    if (d != rawlen) return fail(r, "section length mismatch");
+    r->raw.n = rawlen;
+    return (int)type;
+}
+
+static int parse_gpu(struct gm_trace_reader *r, struct gm_cur *c)
+{
+    struct gm_trace_gpu *g = &r->gpu;
+    gm_get_str(c, g->name, sizeof g->name);
+    uint64_t v[5];
+    for (int i = 0; i < 5; i++) v[i] = gm_get_varint(c);
+    for (int i = 0; i < 4; i++)
+        if (v[i] > UINT32_MAX) c->bad = 1;
+    g->cc_major = (uint32_t)v[0]; g->cc_minor = (uint32_t)v[1];
+    g->sm_count = (uint32_t)v[2]; g->l1_shared_bytes = (uint32_t)v[3]; g->l2_bytes = v[4];
+    return c->bad ? fail(r, "malformed GPU section") : 0;
+}
+
+struct gm_trace_reader *gm_trace_reader_open_mem(const void *data, size_t size, char *err, size_t errlen);
+
+static struct gm_trace_reader *start(struct gm_trace_reader *r, char *err, size_t errlen)
+{
+    uint8_t h[GM_FILE_HDR_SIZE];
+    r->zd = ZSTD_createDCtx();
+    r->recs = malloc(GM_TRACE_BLOCK_RECORDS * sizeof *r->recs);
+    if (!r->zd || !r->recs) fail(r, "out of memory");
+    else if (get_bytes(r, h, sizeof h) < sizeof h) fail(r, "truncated: no file header");
+    else if (memcmp(h, GM_TRACE_FILE_MAGIC, 8)) fail(r, "not a gpumem trace (bad magic)");
+    else if (le32(h + 8) != GM_TRACE_FILE_VERSION)
+        fail(r, "unsupported version %u (this reader reads %u)", le32(h + 8), GM_TRACE_FILE_VERSION);
+    else if (read_section(r) != GM_SEC_GPU) fail(r, "first section is not the GPU description");
+    else {
+        struct gm_cur c = {r->raw.p, r->raw.p + r->raw.n, 0};
+        if (parse_gpu(r, &c) == 0) return r;
+    }
+    snprintf(err, errlen, "%s", r->err);
+    gm_trace_reader_close(r);
+    return NULL;
+}
+
+struct gm_trace_reader *gm_trace_reader_open(const char *path, char *err, size_t errlen)
+{
+    struct gm_trace_reader *r = calloc(1, sizeof *r);
+    if (!r) { snprintf(err, errlen, "trace %s: out of memory", path); return NULL; }
+    snprintf(r->name, sizeof r->name, "%s", path);
+    r->f = fopen(path, "rb");
+    if (!r->f) {
+        snprintf(err, errlen, "trace %s: cannot open: %s", path, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    return start(r, err, errlen);
+}
+
+struct gm_trace_reader *gm_trace_reader_open_mem(const void *data, size_t size, char *err, size_t errlen)
+{
+    struct gm_trace_reader *r = calloc(1, sizeof *r);
+    if (!r) { snprintf(err, errlen, "trace: out of memory"); return NULL; }
+    snprintf(r->name, sizeof r->name, "<memory>");
+    r->mem = data;
+    r->memsize = size;
+    return start(r, err, errlen);
+}
+
+const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r) { return &r->gpu; }
+const char *gm_trace_reader_error(const struct gm_trace_reader *r) { return r->err; }
+
+void gm_trace_reader_close(struct gm_trace_reader *r)
+{
+    if (!r) return;
+    if (r->f) fclose(r->f);
+    gm_buf_free(&r->comp);
+    gm_buf_free(&r->raw);
+    ZSTD_freeDCtx(r->zd);
+    free(r->recs);
+    free(r->sites);
+    free(r);
+}
+
+static int parse_module(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    ev->modid = gm_get_le(c, 8);
+    gm_get_str(c, r->modname, sizeof r->modname);
+    uint64_t n = gm_get_varint(c);
+    unsigned has = (unsigned)gm_get_le(c, 1);
+    if (c->bad || n > UINT32_MAX || has > 1 || (has && n > (uint64_t)(c->end - c->p) / 5))
+        return fail(r, "malformed module section");
+    free(r->sites);
+    r->sites = has && n ? calloc(n, sizeof *r->sites) : NULL;
+    if (has && n && !r->sites) return fail(r, "out of memory");
+    for (uint64_t i = 0; has && i < n; i++) {
+        struct gm_trace_site *s = &r->sites[i];
+        uint64_t info = gm_get_varint(c), line = gm_get_varint(c), col = gm_get_varint(c);
+        if (info > UINT32_MAX || line > UINT32_MAX || col > UINT32_MAX) c->bad = 1;
+        s->info = (uint32_t)info; s->line = (uint32_t)line; s->column = (uint32_t)col;
+        gm_get_str(c, s->file, sizeof s->file);
+        gm_get_str(c, s->func, sizeof s->func);
+    }
+    if (c->bad) return fail(r, "malformed module section");
+    ev->name = r->modname;
+    ev->nsites = (uint32_t)n;
+    ev->sites = r->sites;
+    return 0;
+}
+
+static int parse_alloc(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    struct gm_trace_alloc *a = &ev->alloc;
+    a->base = gm_get_le(c, 8);
+    a->size = gm_get_varint(c);
+    a->alloc_seq = gm_get_varint(c);
+    a->free_seq = gm_get_le(c, 8);
+    gm_get_str(c, a->label, sizeof a->label);
+    if (c->bad || a->base + a->size < a->base) return fail(r, "malformed allocation section");
+    return 0;
+}
+
+static int parse_launch(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    struct gm_trace_launch *l = &ev->launch;
+    if (r->in_launch) return fail(r, "launch inside a launch");
+    l->seq = gm_get_varint(c);
+    gm_get_str(c, l->name, sizeof l->name);
+    uint32_t *f[10] = {&l->grid[0], &l->grid[1], &l->grid[2], &l->block[0], &l->block[1],
+                       &l->block[2], &l->dyn_shared, &l->static_shared, &l->carveout, &l->device};
+    for (int i = 0; i < 10; i++) {
+        uint64_t v = gm_get_varint(c);
+        if (v > UINT32_MAX) c->bad = 1;
+        *f[i] = (uint32_t)v;
+    }
+    l->stream = gm_get_varint(c);
+    if (c->bad) return fail(r, "malformed launch section");
+    r->in_launch = 1;
+    r->launch_seq = l->seq;
+    r->launch_records = 0;
+    return 0;
+}
+
+static int parse_records(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    if (!r->in_launch) return fail(r, "records outside a launch");
+    uint64_t n = gm_get_varint(c);
+    if (c->bad || n == 0 || n > GM_TRACE_BLOCK_RECORDS) return fail(r, "bad record count");
+    if (gm_rec_decode_block(c, r->recs, (size_t)n)) return fail(r, "malformed record block");
+    ev->recs = r->recs;
+    ev->nrecs = (size_t)n;
+    r->launch_records += n;
+    r->total_records += n;
+    return 0;
+}
+
+static int parse_launch_end(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    struct gm_trace_launch *l = &ev->launch;
+    l->seq = gm_get_varint(c);
+    l->nrecords = gm_get_varint(c);
+    l->dropped = gm_get_varint(c);
+    if (c->bad || !r->in_launch || l->seq != r->launch_seq)
+        return fail(r, "launch end does not match the open launch");
+    if (l->nrecords != r->launch_records)
+        return fail(r, "launch %llu: %llu records announced, %llu present",
+                    (unsigned long long)l->seq, (unsigned long long)l->nrecords,
+                    (unsigned long long)r->launch_records);
+    r->in_launch = 0;
+    r->nlaunches++;
+    return 0;
+}
+
+static int parse_end(struct gm_trace_reader *r, struct gm_cur *c)
+{
+    uint64_t nl = gm_get_varint(c), nr = gm_get_varint(c);
+    if (c->bad || r->in_launch) return fail(r, "end marker inside a launch");
+    if (nl != r->nlaunches || nr != r->total_records) return fail(r, "end marker counts do not match");
+    uint8_t extra;
+    if (get_bytes(r, &extra, 1)) return fail(r, "data after the end marker");
+    r->done = 1;
+    return 0;
+}
+
+static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    switch (type) {
+    case GM_SEC_MODULE: ev->kind = GM_TEV_MODULE; return parse_module(r, c, ev);
+    case GM_SEC_ALLOC: ev->kind = GM_TEV_ALLOC; return parse_alloc(r, c, ev);
+    case GM_SEC_FREE:
+        ev->kind = GM_TEV_FREE;
+        ev->alloc.base = gm_get_le(c, 8);
+        ev->alloc.free_seq = gm_get_varint(c);
+        return c->bad ? fail(r, "malformed free section") : 0;
+    case GM_SEC_LAUNCH: ev->kind = GM_TEV_LAUNCH; return parse_launch(r, c, ev);
+    case GM_SEC_RECORDS: ev->kind = GM_TEV_RECORDS; return parse_records(r, c, ev);
+    case GM_SEC_LAUNCH_END: ev->kind = GM_TEV_LAUNCH_END; return parse_launch_end(r, c, ev);
+    case GM_SEC_END: ev->kind = GM_TEV_END; return parse_end(r, c);
+    default: return fail(r, "GPU section repeated");
+    }
+}
+
+int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev)
+{
+    if (r->err[0]) return -1;
+    if (r->done) { ev->kind = GM_TEV_END; return 0; }
+    memset(ev, 0, sizeof *ev);
+    int type = read_section(r);
+    if (type < 0) return -1;
+    struct gm_cur c = {r->raw.p, r->raw.p + r->raw.n, 0};
+    if (dispatch(r, type, &c, ev)) return -1;
+    if (c.p != c.end) return fail(r, "trailing bytes in section");
+    return r->done ? 0 : 1;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Record block coding (docs/trace-format.md, "records"). One control byte
+ * per record says which header fields changed and how the lanes are coded;
+ * every number is a varint. Decoding checks every bound. No I/O.
+ */
+#include <string.h>
+#include "reccodec.h"
+
+enum {
+    C_SITE = 1, C_ACTIVE = 2, C_CTA = 4, C_WARP = 8, C_SHAPE = 16,
+    C_LANES_SHIFT = 5,       /* bits 5..6: lane coding */
+    L_EXPLICIT = 0, L_SAME = 1, L_STRIDE = 2, L_SINGLE = 3
+};
+
+/* Lane k's offset from the lowest active lane. */
+static int64_t lane_off(const struct gm_access *a, int k, int k0)
+{
+    return (int64_t)(a->addr[k] - a->addr[k0]);
+}
+
+static int same_lanes(const struct gm_access *a, const struct gm_access *p)
+{
+    if (!p || p->active != a->active) return 0;
+    int k0 = __builtin_ctz(a->active);
+    for (int k = k0 + 1; k < 32; k++)
+        if ((a->active >> k & 1) && lane_off(a, k, k0) != lane_off(p, k, k0)) return 0;
+    return 1;
+}
+
+/* Returns 1 with *stride when lane k is at (k - k0) * stride for all active k. */
+static int strided(const struct gm_access *a, int64_t *stride)
+{
+    int k0 = __builtin_ctz(a->active);
+    uint32_t rest = a->active & ~(1u << k0);
+    int k1 = __builtin_ctz(rest);
+    int64_t s = lane_off(a, k1, k0) / (k1 - k0);
+    for (int k = k1; k < 32; k++)
+        if ((a->active >> k & 1) && (uint64_t)lane_off(a, k, k0) != (uint64_t)(k - k0) * (uint64_t)s)
+            return 0;
+    *stride = s;
+    return 1;
+}
+
+static int lane_code(const struct gm_access *a, const struct gm_access *p, int64_t *stride)
+{
+    if (!(a->active & (a->active - 1))) return L_SINGLE;
+    if (same_lanes(a, p)) return L_SAME;
+    if (strided(a, stride)) return L_STRIDE;
+    return L_EXPLICIT;
+}
+
+static unsigned changes(const struct gm_access *a, const struct gm_access *p)
+{
+    if (!p) return C_SITE | C_ACTIVE | C_CTA | C_WARP | C_SHAPE;
+    unsigned c = 0;
+    if (a->site != p->site || a->module != p->module) c |= C_SITE;
+    if (a->active != p->active) c |= C_ACTIVE;
+    if (a->cta_x != p->cta_x || a->cta_y != p->cta_y || a->cta_z != p->cta_z) c |= C_CTA;
+    if (a->smid != p->smid || a->warp_slot != p->warp_slot || a->warp != p->warp) c |= C_WARP;
+    if (a->width != p->width || a->kind != p->kind || a->space != p->space || a->flags != p->flags)
+        c |= C_SHAPE;
+    return c;
+}
+
+static void put_fields(struct gm_buf *b, const struct gm_access *a, const struct gm_access *p,
+                       unsigned c)
+{
+    if (c & C_SITE) { gm_put_varint(b, a->module); gm_put_varint(b, a->site); }
+    if (c & C_ACTIVE) gm_put_varint(b, a->active);
+    if (c & C_CTA) {
+        gm_put_svarint(b, (int64_t)a->cta_x - (p ? (int64_t)p->cta_x : 0));
+        gm_put_varint(b, a->cta_y);
+        gm_put_varint(b, a->cta_z);
+    }
+    if (c & C_WARP) { gm_put_varint(b, a->smid); gm_put_varint(b, a->warp_slot); gm_put_varint(b, a->warp); }
+    if (c & C_SHAPE) {
+        gm_put_varint(b, a->width); gm_put_u8(b, a->kind);
+        gm_put_u8(b, a->space); gm_put_u8(b, a->flags);
+    }
+}
+
+void gm_rec_encode_block(struct gm_buf *b, const struct gm_access *a, size_t n)
+{
+    const struct gm_access *p = NULL;
+    uint64_t prev_base = 0;
+    for (size_t i = 0; i < n; i++, p = &a[i - 1]) {
+        const struct gm_access *r = &a[i];
+        unsigned c = changes(r, p);
+        int64_t stride = 0;
+        int lc = r->active ? lane_code(r, p, &stride) : L_SINGLE;
+        gm_put_u8(b, (uint8_t)(c | (unsigned)lc << C_LANES_SHIFT));
+        put_fields(b, r, p, c);
+        uint64_t base = r->active ? r->addr[__builtin_ctz(r->active)] : 0;
+        gm_put_svarint(b, (int64_t)(base - prev_base));
+        prev_base = base;
+        if (lc == L_STRIDE) gm_put_svarint(b, stride);
+        if (lc != L_EXPLICIT) continue;
+        int k0 = __builtin_ctz(r->active);
+        for (int k = k0 + 1; k < 32; k++)
+            if (r->active >> k & 1) gm_put_svarint(b, lane_off(r, k, k0));
+    }
+}
+
+static void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch)
+{
+    if (ch & C_SITE) {
+        uint64_t m = gm_get_varint(c), s = gm_get_varint(c);
+        if (m > UINT16_MAX || s > UINT32_MAX) c->bad = 1;
+        a->module = (uint16_t)m;
+        a->site = (uint32_t)s;
+    }
+    if (ch & C_ACTIVE) {
+        uint64_t v = gm_get_varint(c);
+        if (v > UINT32_MAX) c->bad = 1;
+        a->active = (uint32_t)v;
+    }
+    if (ch & C_CTA) {
+        int64_t x = (int64_t)a->cta_x + gm_get_svarint(c);
+        uint64_t y = gm_get_varint(c), z = gm_get_varint(c);
+        if (x < 0 || x > UINT32_MAX || y > UINT16_MAX || z > UINT16_MAX) c->bad = 1;
+        a->cta_x = (uint32_t)x; a->cta_y = (uint16_t)y; a->cta_z = (uint16_t)z;
+    }
+    if (ch & C_WARP) {
+        uint64_t s = gm_get_varint(c), ws = gm_get_varint(c), w = gm_get_varint(c);
+        if (s > UINT16_MAX || ws > UINT8_MAX || w > UINT8_MAX) c->bad = 1;
+        a->smid = (uint16_t)s; a->warp_slot = (uint8_t)ws; a->warp = (uint8_t)w;
+    }
+    if (ch & C_SHAPE) {
+        uint64_t w = gm_get_varint(c);
+        if (w > UINT16_MAX) c->bad = 1;
+        a->width = (uint16_t)w;
+        a->kind = (uint8_t)gm_get_le(c, 1);
+        a->space = (uint8_t)gm_get_le(c, 1);
+        a->flags = (uint8_t)gm_get_le(c, 1);
+    }
+}
+
+static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p,
+                     int lc, uint64_t base)
+{
+    memset(a->addr, 0, sizeof a->addr);
+    if (!a->active) return lc == L_SINGLE ? 0 : -1;
+    int k0 = __builtin_ctz(a->active);
+    int64_t stride = lc == L_STRIDE ? gm_get_svarint(c) : 0;
+    if (lc == L_SINGLE && (a->active & (a->active - 1))) return -1;
+    if (lc == L_SAME && (!p || p->active != a->active)) return -1;
+    for (int k = k0; k < 32; k++) {
+        if (!(a->active >> k & 1)) continue;
+        uint64_t off = 0;
+        if (lc == L_EXPLICIT && k > k0) off = (uint64_t)gm_get_svarint(c);
+        else if (lc == L_STRIDE) off = (uint64_t)stride * (uint64_t)(k - k0);
+        else if (lc == L_SAME) off = p->addr[k] - p->addr[k0];
+        a->addr[k] = base + off;
+    }
+    return c->bad ? -1 : 0;
+}
+
+int gm_rec_decode_block(struct gm_cur *c, struct gm_access *out, size_t n)
+{
+    struct gm_access prev = {0};
+    const struct gm_access *p = NULL;
+    uint64_t base = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned ctl = (unsigned)gm_get_le(c, 1);
+        if (c->bad || (ctl & 0x80)) return -1;
+        if (!p && (ctl & 31) != 31) return -1;   /* first record carries every field */
+        struct gm_access *a = &out[i];
+        *a = prev;
+        get_fields(c, a, ctl & 31);
+        base += (uint64_t)gm_get_svarint(c);
+        if (c->bad || get_lanes(c, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base)) return -1;
+        prev = *a;
+        p = &prev;
+    }
+    return 0;
+}
