@@ -314,10 +314,10 @@ const struct gm_optdef *gm_opt_find(const char *name)
     return NULL;
 }
 
-/* Single-letter options that take a joined value: -Idir -DX=1 -lfoo -O3. */
+/* Single-letter options that take a joined value: -Idir -DX=1 -lfoo -O3 -m64. */
 const struct gm_optdef *gm_opt_find_joined(const char *body, const char **val)
 {
-    static const char joined[] = "IDULlOox";
+    static const char joined[] = "IDULlOoxm";
     if (!body[0] || !body[1] || !strchr(joined, body[0]))
         return NULL;
     char name[2] = {body[0], '\0'};
