@@ -131,7 +131,7 @@ struct gm_alloc *gm_alloc_remove(struct gm_alloc_table *t, uint64_t base)
     return a;
 }
 
-int gm_alloc_name(struct gm_alloc_table *t, uint64_t ptr, const char *label)
+int gm_alloc_set_label(struct gm_alloc_table *t, uint64_t ptr, const char *label)
 {
     if (!label || !ptr) return -1;
     char *copy = strdup(label);

@@ -103,7 +103,7 @@ struct gm_alloc *gm_alloc_find(const struct gm_alloc_table *t, uint64_t addr);
 struct gm_alloc *gm_alloc_remove(struct gm_alloc_table *t, uint64_t base);
 /* Label the allocation containing ptr (or remember it for later). 0 if
  * applied now, 1 if pending, -1 on bad input. */
-int gm_alloc_name(struct gm_alloc_table *t, uint64_t ptr, const char *label);
+int gm_alloc_set_label(struct gm_alloc_table *t, uint64_t ptr, const char *label);
 
 /* ---- timeline (timeline.c) ------------------------------------------- */
 

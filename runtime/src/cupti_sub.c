@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CUPTI subscription and callback dispatch. Subscribes with
+ * cuptiSubscribe_v2 (CUDA 13; names a tool already holding CUPTI) or
+ * cuptiSubscribe, enables the resource, driver-API and runtime-API domains,
+ * and routes each callback. The runtime's own CUDA calls set a per-thread
+ * guard and are not seen. Depends on CUPTI/CUDA; never on LLVM.
+ */
+#include "rt.h"
+
+#include <string.h>
+
+static CUpti_SubscriberHandle g_sub;
+
+static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) gm_on_module_loaded(rd);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) gm_on_context_destroy(rd->context);
+}
+
+/* Enter/exit bookkeeping for API callbacks: the outermost call's name and
+ * host call site, so nested driver calls are attributed to the user's call. */
+static void api_enter(const CUpti_CallbackData *cb)
+{
+    struct gm_tls *t = gm_tls();
+    if (t->api_depth++ == 0) {
+        t->outer_api = cb->functionName;
+        t->outer_site = gm_callsite_capture();
+        t->outer_recorded = 0;
+    }
+}
+
+static void api_exit(void)
+{
+    struct gm_tls *t = gm_tls();
+    if (t->api_depth > 0) t->api_depth--;
+}
+
+static int is_graph_launch(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
+{
+    return d == CUPTI_CB_DOMAIN_DRIVER_API && (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+                                               cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
+}
+
+static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    int enter = cb->callbackSite == CUPTI_API_ENTER;
+    if (enter) api_enter(cb);
+    if (d == CUPTI_CB_DOMAIN_DRIVER_API) {
+        if (gm_is_launch_cbid(cbid)) gm_on_launch(cbid, cb);
+        else if (is_graph_launch(d, cbid)) { if (!enter) gm_on_graph_launch(cb); }
+        else if (!enter) gm_on_driver_mem(cbid, cb);
+    } else if (!enter) {
+        gm_on_runtime_mem(cbid, cb);
+    }
+    if (!enter) api_exit();
+}
+
+static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain d, CUpti_CallbackId cbid,
+                              const void *data)
+{
+    (void)ud;
+    if (!gm_st.active) return;
+    if (d == CUPTI_CB_DOMAIN_RESOURCE) { /* also during our own calls: lazy loads */
+        on_resource(cbid, data);
+        return;
+    }
+    if (gm_tls()->in_runtime) return;
+    on_api(d, cbid, data);
+}
+
+static const char *result_text(CUptiResult r)
+{
+    const char *s = NULL;
+    gm_cu.cuptiGetResultString(r, &s);
+    return s ? s : "unknown CUPTI error";
+}
+
+static CUptiResult subscribe(char *holder, size_t len)
+{
+    holder[0] = '\0';
+    if (!gm_cu.cuptiSubscribe_v2) return gm_cu.cuptiSubscribe(&g_sub, callback, NULL);
+#ifdef CUpti_SubscriberParams_STRUCT_SIZE
+    CUpti_SubscriberParams p;
+    memset(&p, 0, sizeof p);
+    p.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+    p.subscriberName = "gpumem";
+    p.oldSubscriberName = holder;
+    p.oldSubscriberSize = len;
+    return gm_cu.cuptiSubscribe_v2(&g_sub, callback, NULL, &p);
+#else
+    (void)len;
+    return gm_cu.cuptiSubscribe(&g_sub, callback, NULL);
+#endif
+}
+
+int gm_cupti_start(void)
+{
+    char holder[256];
+    CUptiResult r = subscribe(holder, sizeof holder);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        gm_warn("CUPTI is held by %s; gpumem steps aside (program runs uninstrumented)",
+                holder[0] ? holder : "another tool (ncu, nsys, a debugger or sanitizer)");
+        return -1;
+    }
+    if (r != CUPTI_SUCCESS) {
+        gm_warn("cannot subscribe to CUPTI (%s); program runs uninstrumented", result_text(r));
+        return -1;
+    }
+    CUpti_CallbackDomain doms[] = {CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CB_DOMAIN_DRIVER_API,
+                                   CUPTI_CB_DOMAIN_RUNTIME_API};
+    for (unsigned i = 0; i < 3; i++) {
+        if ((r = gm_cu.cuptiEnableDomain(1, g_sub, doms[i])) != CUPTI_SUCCESS) {
+            gm_warn("cannot enable CUPTI domain %d (%s); program runs uninstrumented",
+                    (int)doms[i], result_text(r));
+            gm_cu.cuptiUnsubscribe(g_sub);
+            return -1;
+        }
+    }
+    gm_st.active = 1;
+    return 0;
+}
+
+void gm_cupti_stop(void)
+{
+    if (!gm_st.active) return;
+    gm_st.active = 0;
+    /* no CUPTI call here: at exit the CUDA libraries may already be gone */
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Per-kernel accumulation of counters: one entry per (kernel name, module),
+ * one dense nsites x slots array per counter set, summed over launches.
+ * Called with the runtime lock held. Depends on the runtime core only.
+ */
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab)
+{
+    char key[1024];
+    snprintf(key, sizeof key, "%s\n%016llx", name, (unsigned long long)tab->modid);
+    struct gm_kstat *k;
+    HASH_FIND_STR(gm_st.kstats, key, k);
+    if (k) return k;
+    uint32_t n = tab->hdr->nglobals;
+    if (!(k = calloc(1, sizeof *k)) || !(k->key = strdup(key)) ||
+        !(k->set_g = calloc(n + 1, sizeof *k->set_g)) || !(k->sums = calloc(n + 1, sizeof *k->sums))) {
+        if (k) free(k->key), free(k->set_g);
+        free(k);
+        return NULL;
+    }
+    k->name = name;
+    k->tab = tab;
+    HASH_ADD_KEYPTR(hh, gm_st.kstats, k->key, strlen(k->key), k);
+    return k;
+}
+
+static uint64_t *set_sums(struct gm_kstat *k, const struct gm_sitetab_global *g)
+{
+    for (uint32_t i = 0; i < k->nsets; i++)
+        if (k->set_g[i] == g) return k->sums[i];
+    if (k->nsets >= k->tab->hdr->nglobals) return NULL;
+    uint64_t *v = calloc((size_t)k->tab->hdr->nsites * g->slots + 1, sizeof *v);
+    if (!v) return NULL;
+    k->set_g[k->nsets] = g;
+    k->sums[k->nsets++] = v;
+    return v;
+}
+
+void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g, const uint64_t *host,
+                  uint32_t replicas)
+{
+    uint64_t *v = set_sums(k, g);
+    if (v) gm_counters_fold(v, host, replicas, k->tab->hdr->nsites, g->slots);
+}

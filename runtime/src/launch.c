@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Kernel launches (every driver launch path; runtime launches end up here
+ * too). At entry: resolve the launch handle (CUfunction or CUkernel) to the
+ * instrumented modules behind it, set up their counters once per context,
+ * reset them on the launch stream. At exit: synchronise that stream, copy
+ * the counters back, fold the replicas and accumulate per kernel and site.
+ * Instrumented launches are serialised by one lock held from entry to exit.
+ * Depends on the CUDA driver API (via gm_cu) and CUPTI; never on LLVM.
+ */
+#include "rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct launch_desc {
+    void *fn;
+    CUstream stream;
+    uint32_t grid[3], block[3], shmem;
+};
+
+int gm_is_launch_cbid(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_ptsz(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+}
+
+/* cuLaunchKernel and cuLaunchCooperativeKernel share the layout up to kernelParams. */
+static void decode(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct launch_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+        const cuLaunchKernelEx_params *p = cb->functionParams;
+        const CUlaunchConfig *c = p->config;
+        d->fn = p->f;
+        if (c) {
+            d->stream = c->hStream;
+            d->grid[0] = c->gridDimX, d->grid[1] = c->gridDimY, d->grid[2] = c->gridDimZ;
+            d->block[0] = c->blockDimX, d->block[1] = c->blockDimY, d->block[2] = c->blockDimZ;
+            d->shmem = c->sharedMemBytes;
+        }
+    } else {
+        const cuLaunchKernel_params *p = cb->functionParams;
+        d->fn = p->f;
+        d->stream = p->hStream;
+        d->grid[0] = p->gridDimX, d->grid[1] = p->gridDimY, d->grid[2] = p->gridDimZ;
+        d->block[0] = p->blockDimX, d->block[1] = p->blockDimY, d->block[2] = p->blockDimZ;
+        d->shmem = p->sharedMemBytes;
+    }
+    if (!d->stream && is_ptsz(cbid)) d->stream = CU_STREAM_PER_THREAD;
+}
+
+/* ---- resolving a launch handle to modules and globals ----------------- */
+
+static CUresult get_global(const struct gm_modinst *m, const char *name, CUdeviceptr *dp,
+                           size_t *sz)
+{
+    if (m->mod) return gm_cu.cuModuleGetGlobal(dp, sz, m->mod, name);
+    return gm_cu.cuLibraryGetGlobal(dp, sz, m->lib, name);
+}
+
+/* A CUfunction's module, or a CUkernel's module in this context / library. */
+static int find_container(void *fn, CUmodule *mod, CUlibrary *lib)
+{
+    CUfunction f;
+    *mod = NULL;
+    *lib = NULL;
+    if (gm_cu.cuFuncGetModule(mod, (CUfunction)fn) == CUDA_SUCCESS) return 0;
+    if (gm_cu.cuKernelGetFunction(&f, (CUkernel)fn) == CUDA_SUCCESS &&
+        gm_cu.cuFuncGetModule(mod, f) == CUDA_SUCCESS)
+        return 0;
+    *mod = NULL;
+    return gm_cu.cuKernelGetLibrary(lib, (CUkernel)fn) == CUDA_SUCCESS ? 0 : -1;
+}
+
+static const char *kernel_name(void *fn, const char *symname)
+{
+    const char *name = NULL;
+    if (symname && *symname) return gm_intern(symname);
+    if (gm_cu.cuFuncGetName(&name, (CUfunction)fn) != CUDA_SUCCESS &&
+        gm_cu.cuKernelGetName(&name, (CUkernel)fn) != CUDA_SUCCESS)
+        name = NULL;
+    return gm_intern(name ? name : "<unknown kernel>");
+}
+
+static uint32_t replicas_for_ctx(void)
+{
+    CUdevice dev;
+    int sms = 1;
+    if (gm_cu.cuCtxGetDevice(&dev) != CUDA_SUCCESS ||
+        gm_cu.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS)
+        sms = 1;
+    return gm_replicas_for((uint32_t)(sms > 0 ? sms : 1));
+}
+
+/* Write replicas-1 into __gm_replica_mask__<modid>; 0 if written. */
+static int write_mask(struct gm_modinst *m, uint32_t replicas)
+{
+    char sym[64];
+    CUdeviceptr dp;
+    size_t sz;
+    uint32_t mask = replicas - 1;
+    snprintf(sym, sizeof sym, "%s__%016llx", GM_REPLICA_MASK_SYM, (unsigned long long)m->tab->modid);
+    if (get_global(m, sym, &dp, &sz) != CUDA_SUCCESS || sz != sizeof mask) return -1;
+    return gm_cu.cuMemcpyHtoD(dp, &mask, sizeof mask) == CUDA_SUCCESS ? 0 : -1;
+}
+
+static int setup_set(struct gm_modinst *m, struct gm_modinst_set *s, uint32_t replicas)
+{
+    const struct gm_rt_sitetab *t = m->tab;
+    const char *sym = gm_sitetab_str(t, s->g->sym_str);
+    CUdeviceptr gp;
+    size_t gsz;
+    CUresult r = get_global(m, sym, &gp, &gsz);
+    if (r != CUDA_SUCCESS || gsz != sizeof(CUdeviceptr)) {
+        gm_warn("module %016llx: counter pointer %s not found (%s); its counters are off",
+                (unsigned long long)t->modid, sym, r != CUDA_SUCCESS ? gm_cu_err(r) : "wrong size");
+        return -1;
+    }
+    s->replicas = (s->g->flags & GM_GLOBAL_SINGLE) ? 1 : replicas;
+    size_t bytes = (size_t)s->replicas * t->hdr->nsites * s->g->slots * sizeof(uint64_t);
+    if (!(s->host = malloc(bytes)) || (r = gm_cu.cuMemAlloc(&s->dev, bytes)) != CUDA_SUCCESS ||
+        (r = gm_cu.cuMemcpyHtoD(gp, &s->dev, sizeof s->dev)) != CUDA_SUCCESS) {
+        gm_warn("module %016llx: cannot allocate %zu bytes of %s counters (%s); they are off",
+                (unsigned long long)t->modid, bytes, sym, s->host ? gm_cu_err(r) : "host memory");
+        free(s->host);
+        s->host = NULL;
+        s->dev = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary lib,
+                                         const struct gm_rt_sitetab *t)
+{
+    struct gm_modinst *m = calloc(1, sizeof *m);
+    if (!m || !(m->sets = calloc(t->hdr->nglobals + 1, sizeof *m->sets))) {
+        free(m);
+        return NULL;
+    }
+    m->ctx = ctx, m->mod = mod, m->lib = lib, m->tab = t;
+    uint32_t replicas = replicas_for_ctx();
+    if (write_mask(m, replicas) != 0) replicas = 1; /* mask stays 0: replica 0 only */
+    for (uint32_t i = 0; i < t->hdr->nglobals && t->hdr->nsites; i++) {
+        if (!(t->globals[i].flags & GM_GLOBAL_COUNTERS)) continue;
+        struct gm_modinst_set *s = &m->sets[m->nsets];
+        s->g = &t->globals[i];
+        if (setup_set(m, s, replicas) == 0) m->nsets++;
+    }
+    gm_debug("module %016llx in context %p: %u counter sets, %u replicas",
+             (unsigned long long)t->modid, (void *)ctx, m->nsets, replicas);
+    return m;
+}
+
+static struct gm_modinst *modinst_get(CUcontext ctx, CUmodule mod, CUlibrary lib,
+                                      const struct gm_rt_sitetab *t)
+{
+    for (struct gm_modinst *m = gm_st.mods; m; m = m->next)
+        if (m->ctx == ctx && m->mod == mod && m->lib == lib && m->tab == t) return m;
+    struct gm_modinst *m = modinst_create(ctx, mod, lib, t);
+    if (m) {
+        m->next = gm_st.mods;
+        gm_st.mods = m;
+    }
+    return m;
+}
+
+/* Instrumented modules reachable from the container (probe each known table). */
+static void attach_modules(struct gm_fninfo *fi, CUmodule mod, CUlibrary lib)
+{
+    struct gm_modinst probe = {.ctx = fi->key.ctx, .mod = mod, .lib = lib};
+    const struct gm_rt_sitetab *t = NULL;
+    pthread_mutex_lock(&gm_st.lock);
+    unsigned n = gm_st.reg.count;
+    const struct gm_rt_sitetab **tabs = calloc(n + 1, sizeof *tabs);
+    for (unsigned i = 0; tabs && (t = gm_modreg_next(&gm_st.reg, t)) && i < n; i++) tabs[i] = t;
+    pthread_mutex_unlock(&gm_st.lock);
+    fi->mods = calloc(n + 1, sizeof *fi->mods);
+    for (unsigned i = 0; tabs && fi->mods && i < n && tabs[i]; i++) {
+        char sym[64];
+        CUdeviceptr dp;
+        size_t sz;
+        snprintf(sym, sizeof sym, "%s%016llx", GM_SITETAB_SYM_PREFIX,
+                 (unsigned long long)tabs[i]->modid);
+        probe.tab = tabs[i];
+        if (get_global(&probe, sym, &dp, &sz) != CUDA_SUCCESS) continue;
+        struct gm_modinst *m = modinst_get(fi->key.ctx, mod, lib, tabs[i]);
+        if (m) fi->mods[fi->nmods++] = m;
+    }
+    free(tabs);
+}
+
+static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
+{
+    struct gm_fnkey key = {fn, ctx};
+    struct gm_fninfo *fi;
+    HASH_FIND(hh, gm_st.fns, &key, sizeof key, fi);
+    if (fi && (fi->nmods || fi->reg_count == gm_st.reg.count)) return fi;
+    if (fi) { /* tables appeared since (lazy module loading): look again */
+        HASH_DEL(gm_st.fns, fi);
+        free(fi->mods);
+        free(fi);
+    }
+    if (!(fi = calloc(1, sizeof *fi))) return NULL;
+    fi->key = key;
+    fi->name = kernel_name(fn, symname);
+    fi->reg_count = gm_st.reg.count;
+    CUmodule mod;
+    CUlibrary lib;
+    if (find_container(fn, &mod, &lib) == 0) attach_modules(fi, mod, lib);
+    else gm_debug("kernel %s: module not found; not instrumented", fi->name);
+    HASH_ADD(hh, gm_st.fns, key, sizeof fi->key, fi);
+    return fi;
+}
+
+/* ---- entry and exit ----------------------------------------------------- */
+
+static void record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
+{
+    struct gm_tls *t = gm_tls();
+    struct gm_tl_event e = {.kind = GM_TL_LAUNCH, .stream = (uint64_t)(uintptr_t)d->stream,
+                            .callsite = t->outer_site, .kernel = fi ? fi->name : NULL};
+    e.api = gm_intern(t->outer_api ? t->outer_api : "?");
+    e.t_ns = gm_now_ns() - gm_st.t0_ns;
+    CUdevice dev = -1;
+    gm_cu.cuCtxGetDevice(&dev);
+    e.device = (uint16_t)dev;
+    pthread_mutex_lock(&gm_st.lock);
+    gm_st.launches++;
+    gm_st.inst_launches += inst;
+    uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
+    if (gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
+        size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
+        void *p = realloc(gm_st.launch_recs, nc * sizeof *gm_st.launch_recs);
+        if (p) gm_st.launch_recs = p, gm_st.cap_launch_recs = nc;
+    }
+    if (gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
+        struct gm_launch_rec *l = &gm_st.launch_recs[gm_st.nlaunch_recs++];
+        *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,
+                                    .stream = e.stream, .device = (int)dev, .api = e.api,
+                                    .callsite = e.callsite, .t_ns = e.t_ns, .instrumented = inst,
+                                    .tab = (fi && fi->nmods) ? fi->mods[0]->tab : NULL};
+        memcpy(l->grid, d->grid, sizeof l->grid);
+        memcpy(l->block, d->block, sizeof l->block);
+    }
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
+static void reset_counters(const struct gm_fninfo *fi, CUstream stream)
+{
+    for (uint32_t i = 0; i < fi->nmods; i++) {
+        const struct gm_modinst *m = fi->mods[i];
+        for (uint32_t k = 0; k < m->nsets; k++) {
+            const struct gm_modinst_set *s = &m->sets[k];
+            size_t bytes = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots * 8;
+            CUresult r = gm_cu.cuMemsetD8Async(s->dev, 0, bytes, stream);
+            if (r != CUDA_SUCCESS) gm_warn("cannot reset counters (%s)", gm_cu_err(r));
+        }
+    }
+}
+
+/* A launch into a capturing stream becomes a graph node: it must not be
+ * touched (a memset would be captured, a synchronise would break capture). */
+static int capturing(CUstream s)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    GM_GUARD_BEGIN();
+    CUresult r = gm_cu.cuStreamIsCapturing(s, &st);
+    GM_GUARD_END();
+    return r == CUDA_SUCCESS && st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d)
+{
+    if (capturing(d->stream)) {
+        pthread_mutex_lock(&gm_st.lock);
+        gm_st.captured_launches++;
+        pthread_mutex_unlock(&gm_st.lock);
+        return;
+    }
+    pthread_mutex_lock(&gm_st.launch_lock);
+    GM_GUARD_BEGIN();
+    struct gm_fninfo *fi = resolve(d->fn, cb->context, cb->symbolName);
+    int inst = fi && fi->nmods > 0;
+    if (inst) reset_counters(fi, d->stream);
+    record_launch(fi, d, inst);
+    GM_GUARD_END();
+    if (inst) gm_tls()->launch_fn = fi; /* keep launch_lock until exit */
+    else pthread_mutex_unlock(&gm_st.launch_lock);
+}
+
+static void collect(const struct gm_fninfo *fi)
+{
+    for (uint32_t i = 0; i < fi->nmods; i++) {
+        const struct gm_modinst *m = fi->mods[i];
+        struct gm_kstat *k = NULL;
+        for (uint32_t j = 0; j < m->nsets; j++) {
+            const struct gm_modinst_set *s = &m->sets[j];
+            size_t bytes = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots * 8;
+            CUresult r = gm_cu.cuMemcpyDtoH(s->host, s->dev, bytes);
+            if (r != CUDA_SUCCESS) {
+                gm_warn("cannot read counters of %s (%s)", fi->name, gm_cu_err(r));
+                continue;
+            }
+            pthread_mutex_lock(&gm_st.lock);
+            if (!k) k = gm_kstat_get(fi->name, m->tab);
+            if (k) gm_kstat_add(k, s->g, s->host, s->replicas);
+            pthread_mutex_unlock(&gm_st.lock);
+        }
+        pthread_mutex_lock(&gm_st.lock);
+        if (!k) k = gm_kstat_get(fi->name, m->tab);
+        if (k) k->launches++;
+        pthread_mutex_unlock(&gm_st.lock);
+    }
+}
+
+static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *d)
+{
+    struct gm_tls *t = gm_tls();
+    struct gm_fninfo *fi = t->launch_fn;
+    if (!fi) return;
+    t->launch_fn = NULL;
+    GM_GUARD_BEGIN();
+    if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+        /* the cost of exact per-launch counters: the host waits for the kernel */
+        CUresult r = gm_cu.cuStreamSynchronize(d->stream);
+        if (r == CUDA_SUCCESS) collect(fi);
+        else gm_warn("kernel %s failed (%s); its counters are not read", fi->name, gm_cu_err(r));
+    }
+    GM_GUARD_END();
+    pthread_mutex_unlock(&gm_st.launch_lock);
+}
+
+void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    struct launch_desc d;
+    decode(cbid, cb, &d);
+    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cb, &d);
+    else launch_exit(cb, &d);
+}
+
+void gm_on_graph_launch(const CUpti_CallbackData *cb)
+{
+    (void)cb;
+    pthread_mutex_lock(&gm_st.lock);
+    gm_st.graph_launches++;
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
+void gm_on_context_destroy(CUcontext ctx)
+{
+    /* the context frees its memory; forget what pointed into it */
+    pthread_mutex_lock(&gm_st.launch_lock);
+    struct gm_fninfo *fi, *tmp;
+    HASH_ITER(hh, gm_st.fns, fi, tmp) {
+        if (fi->key.ctx != ctx) continue;
+        HASH_DEL(gm_st.fns, fi);
+        free(fi->mods);
+        free(fi);
+    }
+    for (struct gm_modinst **pm = &gm_st.mods; *pm;) {
+        struct gm_modinst *m = *pm;
+        if (m->ctx != ctx) {
+            pm = &m->next;
+            continue;
+        }
+        *pm = m->next;
+        for (uint32_t i = 0; i < m->nsets; i++) free(m->sets[i].host);
+        free(m->sets);
+        free(m);
+    }
+    pthread_mutex_unlock(&gm_st.launch_lock);
+}

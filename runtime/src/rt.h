@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libgpumem internals shared by the CUPTI-facing files: the CUDA/CUPTI entry
+ * points (opened at run time), the process-wide state and its lock, the
+ * per-thread re-entry guard. Depends on the runtime core, CUDA and CUPTI
+ * headers (types only); never on LLVM.
+ */
+#ifndef GM_RT_H
+#define GM_RT_H
+
+#include <cuda.h>
+#include <cupti.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <uthash.h>
+#include "rt_core.h"
+
+#define GM_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- CUDA driver and CUPTI entry points (cuda_api.c) ------------------ */
+
+#define GM_CU_FUNCS(X)                                                         \
+    X(cuCtxGetCurrent) X(cuCtxGetDevice) X(cuDeviceGetAttribute)               \
+    X(cuDeviceGetName) X(cuDeviceTotalMem) X(cuFuncGetModule) X(cuFuncGetName) \
+    X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuKernelGetName)            \
+    X(cuLibraryGetGlobal) X(cuModuleGetGlobal) X(cuMemAlloc) X(cuMemFree)      \
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8Async) X(cuStreamSynchronize)  \
+    X(cuGetErrorString) X(cuStreamIsCapturing)
+#define GM_CUPTI_FUNCS(X)                                                      \
+    X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
+    X(cuptiGetResultString) X(cuptiUnsubscribe)
+
+#define GM_DECL_FN(fn) __typeof__(&fn) fn;
+struct gm_cuda_api {
+    GM_CU_FUNCS(GM_DECL_FN)
+    GM_CUPTI_FUNCS(GM_DECL_FN)
+    CUptiResult (*cuptiSubscribe_v2)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *,
+                                     void *params);
+};
+#undef GM_DECL_FN
+GM_HIDDEN extern struct gm_cuda_api gm_cu;
+/* Open libcuda and libcupti; 0, or -1 with a reason in err. */
+GM_HIDDEN int gm_cuda_api_load(char *err, size_t errlen);
+GM_HIDDEN const char *gm_cu_err(CUresult r);
+
+/* ---- per-thread state --------------------------------------------------- */
+
+struct gm_tls {
+    int in_runtime;         /* >0 while libgpumem itself calls CUDA: ignore callbacks */
+    int api_depth;          /* nesting of API callbacks (runtime + driver) */
+    const char *outer_api;  /* outermost API's name (e.g. cudaMalloc) */
+    uintptr_t outer_site;   /* host return address of the outermost API call */
+    int outer_recorded;     /* a memory event was recorded inside the outer call */
+    struct gm_fninfo *launch_fn; /* instrumented launch in flight (launch_lock held) */
+};
+GM_HIDDEN struct gm_tls *gm_tls(void);
+#define GM_GUARD_BEGIN() (gm_tls()->in_runtime++)
+#define GM_GUARD_END() (gm_tls()->in_runtime--)
+
+/* ---- process-wide state (state.c) ------------------------------------- */
+
+/* One instrumented module (one site table) loaded in one context, with the
+ * counter buffers the runtime allocated for it. */
+struct gm_modinst_set {
+    const struct gm_sitetab_global *g;
+    CUdeviceptr dev;        /* replicas * nsites * slots uint64_t */
+    uint32_t replicas;
+    uint64_t *host;         /* staging buffer, same size */
+};
+struct gm_modinst {
+    CUcontext ctx;
+    CUmodule mod;           /* where its globals are found: a module ... */
+    CUlibrary lib;          /* ... or a library (CUDA 12+ runtime) */
+    const struct gm_rt_sitetab *tab;
+    uint32_t nsets;
+    struct gm_modinst_set *sets;
+    struct gm_modinst *next;
+};
+
+/* What a launch handle (CUfunction or CUkernel) resolves to, per context. */
+struct gm_fnkey { void *fn; CUcontext ctx; };
+struct gm_fninfo {
+    struct gm_fnkey key;
+    const char *name;       /* interned mangled name */
+    struct gm_modinst **mods; /* instrumented modules reachable from it */
+    uint32_t nmods;
+    unsigned reg_count;     /* site tables known when resolved (lazy loading) */
+    UT_hash_handle hh;
+};
+
+struct gm_kstat;            /* kstats.c */
+
+/* One kernel launch as the report lists it. */
+struct gm_launch_rec {
+    uint64_t seq;           /* timeline event */
+    const char *kernel;     /* interned */
+    const struct gm_rt_sitetab *tab; /* first instrumented module, or NULL */
+    uint32_t grid[3], block[3], shmem;
+    uint64_t stream;
+    int device;
+    const char *api;
+    uintptr_t callsite;
+    uint64_t t_ns;
+    int instrumented;
+};
+
+struct gm_state {
+    pthread_mutex_t lock;   /* guards everything below */
+    pthread_mutex_t launch_lock; /* held from entry to exit of an instrumented launch */
+    int active;             /* subscribed to CUPTI */
+    int reported;
+    struct gm_modreg reg;
+    struct gm_alloc_table allocs;
+    struct gm_timeline tl;
+    struct gm_modinst *mods;
+    struct gm_fninfo *fns;
+    struct gm_kstat *kstats;
+    struct gm_launch_rec *launch_recs;
+    size_t nlaunch_recs, cap_launch_recs;
+    uint64_t graph_launches, captured_launches, launches, inst_launches;
+    uint64_t image_errors;
+    uint64_t t0_ns;         /* CLOCK_MONOTONIC at start */
+    int64_t wall0_ns;
+    char *notes[32];
+    unsigned nnotes;
+};
+GM_HIDDEN extern struct gm_state gm_st;
+
+GM_HIDDEN void gm_state_init(void);
+GM_HIDDEN uint64_t gm_now_ns(void);
+/* One line to stderr, prefixed "gpumem: "; also kept as a report note. */
+GM_HIDDEN void gm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Debug lines when GPUMEM_VERBOSE is set. */
+GM_HIDDEN void gm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+GM_HIDDEN extern int gm_verbose;
+
+/* ---- host call sites (callsite.c) ------------------------------------- */
+/* Return address of the first frame outside libgpumem/CUDA/CUPTI. */
+GM_HIDDEN uintptr_t gm_callsite_capture(void);
+/* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
+struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
+GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
+
+/* ---- CUPTI (cupti_sub.c), events (mem_events.c), launches (launch.c) -- */
+GM_HIDDEN int gm_cupti_start(void);
+GM_HIDDEN void gm_cupti_stop(void);
+GM_HIDDEN void gm_on_module_loaded(const CUpti_ResourceData *rd);
+GM_HIDDEN void gm_on_context_destroy(CUcontext ctx);
+GM_HIDDEN void gm_on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+GM_HIDDEN void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+GM_HIDDEN int gm_is_launch_cbid(CUpti_CallbackId cbid);
+GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+GM_HIDDEN void gm_on_graph_launch(const CUpti_CallbackData *cb);
+
+/* ---- kernel statistics (kstats.c) ------------------------------------- */
+struct gm_kstat {
+    char *key;              /* name + "\n" + modid */
+    const char *name;
+    const struct gm_rt_sitetab *tab;
+    uint64_t launches;
+    uint32_t nsets;
+    const struct gm_sitetab_global **set_g;
+    uint64_t **sums;        /* per set: nsites * slots */
+    UT_hash_handle hh;
+};
+GM_HIDDEN struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab);
+GM_HIDDEN void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g,
+                            const uint64_t *host, uint32_t replicas);
+
+/* ---- reports (report_plain.c / report_model.c) ------------------------ */
+enum gm_end_kind { GM_RT_END_NORMAL = 1, GM_RT_END_EXIT, GM_RT_END_SIGNAL };
+GM_HIDDEN void gm_report_all(int end_kind, int status, int in_signal);
+GM_HIDDEN void gm_report_plain(FILE *f);
+GM_HIDDEN void gm_report_timeline_csv(FILE *f, int symbolize);
+GM_HIDDEN void gm_report_counters_csv(FILE *f);
+/* Fill the report library's model (report_model.c, when it is linked). */
+GM_HIDDEN int gm_report_model_write(const char *dir, const char *formats, int end_kind,
+                                    int status, int symbolize);
+
+#endif /* GM_RT_H */
