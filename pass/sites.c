@@ -101,7 +101,7 @@ static void function_sites(LLVMModuleRef m, LLVMValueRef fn, const struct gm_act
     if (kernel && a->ev[GM_EV_ENTRY]) {
         struct gm_site_rec r = proto;
         r.inst = LLVMGetFirstInstruction(entry);
-        locate(s, &r, r.inst, fn);
+        locate(s, &r, NULL, fn);          /* the kernel's own line */
         push(s, &r, GM_SK_ENTRY, GM_EVENT_KERNEL_ENTRY, 0, GM_WHEN_BEFORE);
     }
     for (LLVMBasicBlockRef b = entry; b; b = LLVMGetNextBasicBlock(b))
