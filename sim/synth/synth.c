@@ -75,7 +75,7 @@ static int parse_phase(char *text, struct phase *p, char *err, size_t errlen)
         if (set_key(p, kv, eq + 1, err, errlen)) return -1;
     }
     if (!p->label[0]) snprintf(p->label, sizeof p->label, "buf@0x%llx", (unsigned long long)p->base);
-    if (!p->N || !p->s || !p->width || p->width > 65535 || !p->sms || p->sms > 65536 ||
+    if (!p->N || (!p->s && !strcmp(p->pattern, "chase")) || !p->width || p->width > 65535 || !p->sms || p->sms > 65536 ||
         !p->lanes || p->lanes > 32 || p->iters > (1ull << 32) || p->n > (1ull << 34)) {
         snprintf(err, errlen, "synth: parameter out of range in phase '%s'", p->pattern);
         return -1;
@@ -147,7 +147,8 @@ static int emit_allocs(const struct gm_sink *k, const struct phase *ph, int n)
 {
     for (int i = 0; i < n; i++) {
         int dup = 0;
-        for (int j = 0; j < i; j++) dup |= ph[j].base == ph[i].base;
+        for (int j = 0; j < i; j++)   /* overlapping phases share the first one's allocation */
+            dup |= ph[j].base < ph[i].base + ph[i].N && ph[i].base < ph[j].base + ph[j].N;
         if (dup || ph[i].space != GM_SPACE_GLOBAL) continue;
         struct gm_trace_alloc a = {.base = ph[i].base, .size = ph[i].N, .free_seq = UINT64_MAX};
         snprintf(a.label, sizeof a.label, "%s", ph[i].label);
