@@ -87,6 +87,16 @@ static void read_slots(struct gm_handlers *h, LLVMModuleRef hm)
     }
 }
 
+/* Raw bitcode ("BC" 0xC0DE) or the bitcode wrapper (0x0B17C0DE). */
+static int is_bitcode(LLVMMemoryBufferRef buf)
+{
+    const unsigned char *p = (const unsigned char *)LLVMGetBufferStart(buf);
+    if (LLVMGetBufferSize(buf) < 4)
+        return 0;
+    return (p[0] == 'B' && p[1] == 'C' && p[2] == 0xc0 && p[3] == 0xde) ||
+           (p[0] == 0xde && p[1] == 0xc0 && p[2] == 0x17 && p[3] == 0x0b);
+}
+
 int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_cfg *c,
                      struct gm_err *e)
 {
@@ -101,7 +111,8 @@ int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_
             return -1;
         }
         LLVMModuleRef hm = NULL;
-        int bad = LLVMParseBitcodeInContext2(ctx, buf, &hm);
+        /* a non-bitcode file would reach the host's diagnostic handler */
+        int bad = !is_bitcode(buf) || LLVMParseBitcodeInContext2(ctx, buf, &hm);
         LLVMDisposeMemoryBuffer(buf);
         if (bad)
             return gm_fail(e, "%s is not an LLVM bitcode file", c->paths[i]);
