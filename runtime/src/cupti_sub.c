@@ -18,6 +18,17 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) gm_on_context_destroy(rd->context);
 }
 
+/* Only calls that make timeline events need the (backtrace) call site. */
+static int wants_site(const char *fn)
+{
+    static const char *const pre[] = {"cudaMalloc", "cudaFree", "cudaMemcpy", "cudaMemset",
+                                      "cudaLaunch", "cudaGraphLaunch", "cuMem", "cuLaunch",
+                                      "cuGraphLaunch", NULL};
+    for (int i = 0; fn && pre[i]; i++)
+        if (strncmp(fn, pre[i], strlen(pre[i])) == 0) return 1;
+    return 0;
+}
+
 /* Enter/exit bookkeeping for API callbacks: the outermost call's name and
  * host call site, so nested driver calls are attributed to the user's call. */
 static void api_enter(const CUpti_CallbackData *cb)
@@ -25,7 +36,7 @@ static void api_enter(const CUpti_CallbackData *cb)
     struct gm_tls *t = gm_tls();
     if (t->api_depth++ == 0) {
         t->outer_api = cb->functionName;
-        t->outer_site = gm_callsite_capture();
+        t->outer_site = wants_site(cb->functionName) ? gm_callsite_capture() : 0;
         t->outer_recorded = 0;
     }
 }
