@@ -3,15 +3,17 @@
  * Unit test of the trace ring consumer (runtime/trace_ring.c) with a fake
  * device buffer in host memory that CPU threads fill with the handler's
  * reservation protocol (gpumem/trace.h, as in handlers/builtin/trace.cu).
- * Checks wrap-around, back-pressure, wide (two-slot) records, drop mode,
+ * Drained by the drain thread (runtime/trace_drain.c). Checks wrap-around,
+ * back-pressure, wide (two-slot) records, drop mode,
  * the record cap and record integrity. Prints one line per case.
- * Depends on trace_ring.c and the contract header only.
+ * Depends on trace_ring.c, trace_drain.c and the contract header only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "trace_drain.h"
 #include "trace_ring.h"
 
 struct fake {
@@ -144,7 +146,6 @@ struct run {
     struct gm_trace_ring ring;
     struct check chk;
     uint32_t nprod, per;
-    atomic_int done;
 };
 
 static void *producer(void *arg)
@@ -152,14 +153,6 @@ static void *producer(void *arg)
     struct run *u = ((void **)arg)[0];
     uint32_t p = (uint32_t)(uintptr_t)((void **)arg)[1];
     for (uint32_t s = 0; s < u->per; s++) produce(&u->f, p, s, s % 7 == 3);
-    return NULL;
-}
-
-static void *drainer(void *arg)
-{
-    struct run *u = arg;
-    while (!atomic_load(&u->done))
-        if (gm_trace_ring_poll(&u->ring) < 0) u->chk.bad++;
     return NULL;
 }
 
@@ -186,16 +179,19 @@ static void run_case(const char *name, uint64_t cap, uint64_t batch, uint32_t mo
     if (setup(&u, cap, batch, mode, maxrec)) { printf("%s: setup failed\n", name); exit(1); }
     u.nprod = nprod; u.per = per;
     u.chk.strict = mode == GM_TRACE_MODE_BLOCK && maxrec == 0;
-    pthread_t th[MAXP], dr;
+    pthread_t th[MAXP];
     void *args[MAXP][2];
-    if (live) pthread_create(&dr, NULL, drainer, &u);
+    struct gm_trace_drain dr;
+    if (gm_trace_drain_start(&dr, 1)) { printf("%s: no drain thread\n", name); exit(1); }
+    if (live) gm_trace_drain_run(&dr, &u.ring, NULL, NULL);
     for (uint32_t p = 0; p < nprod; p++) {
         args[p][0] = &u; args[p][1] = (void *)(uintptr_t)p;
         pthread_create(&th[p], NULL, producer, args[p]);
     }
     for (uint32_t p = 0; p < nprod; p++) pthread_join(th[p], NULL);
-    atomic_store(&u.done, 1);
-    if (live) pthread_join(dr, NULL);
+    gm_trace_drain_pause(&dr);
+    gm_trace_drain_stop(&dr);
+    u.chk.bad += (uint64_t)dr.errors;
     if (gm_trace_ring_finish(&u.ring, &t)) u.chk.bad++;
     printf("%s: records=%llu saved=%llu dropped=%llu capped=%llu lost=%llu wide=%llu bad=%llu "
            "sum_ok=%d\n", name, (unsigned long long)t.records, (unsigned long long)t.saved,
