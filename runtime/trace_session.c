@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tracing in the runtime (see trace_session.h): per launch, find the
+ * handler's globals in the launched module, decide (filter, sampling), arm
+ * the ring, point the module at it, drain while the kernel runs and after
+ * it ends, and pass the launch to the sinks. One traced launch at a time
+ * (a mutex is held from begin to end). Depends on trace_*.c, the runtime
+ * core (rt_core.h) and libgmsim; never on CUPTI.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace_cuda.h"
+#include "trace_drain.h"
+#include "trace_meta.h"
+#include "trace_opts.h"
+#include "trace_session.h"
+
+#define MAX_CTX 16
+#define MAX_MODGLOBALS 64
+#define DRAIN_BATCH 16384u
+
+struct trace_ctx {
+    struct gm_trace_dev dev;
+    struct gm_trace_ring ring;
+};
+
+/* Handler globals of one site table found in the launched module. */
+struct modglobals {
+    const struct gm_rt_sitetab *tab;
+    CUdeviceptr buf, module;
+};
+
+static struct {
+    pthread_mutex_t lock;       /* held from a traced begin to its end */
+    int state;                  /* 0 not started, 1 on, -1 off */
+    struct gm_trace_opts opts;
+    struct gm_trace_sink sink;
+    int sink_open;
+    struct gm_trace_meta meta;
+    struct gm_trace_drain drain;
+    struct trace_ctx ctx[MAX_CTX];
+    int nctx;
+    struct trace_ctx *cur;      /* context of the launch in progress */
+    CUstream cur_stream;
+    int active;
+    uint64_t seq;               /* traced launches */
+    uint64_t saved, dropped, capped, lost;
+} S = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static _Thread_local int t_holding;  /* this thread began the traced launch */
+
+int gm_trace_internal(void) { return gm_trace_cu_internal(); }
+
+static int bind_dev(void *dev) { return gm_trace_dev_bind(dev); }
+
+static const char *env(const char *name) { return getenv(name); }
+
+static void turn_off(const char *why)
+{
+    fprintf(stderr, "gpumem: %s; tracing off\n", why);
+    S.state = -1;
+}
+
+static void start(void)
+{
+    char err[256];
+    if (gm_trace_opts_parse(&S.opts, env, err, sizeof err)) {
+        turn_off(err);
+        return;
+    }
+    if (gm_trace_cu_load(err, sizeof err)) { turn_off(err); return; }
+    if (gm_trace_drain_start(&S.drain, 20)) { turn_off("trace: no drain thread"); return; }
+    S.state = 1;
+}
+
+/* Site tables with a trace buffer global that the launched module holds. */
+static int find_globals(const struct gm_trace_launch_args *a, struct modglobals *g)
+{
+    int n = 0;
+    const struct gm_rt_sitetab *t = NULL;
+    while (a->modules && n < MAX_MODGLOBALS && (t = gm_modreg_next(a->modules, t))) {
+        const char *buf = NULL, *mod = NULL;
+        for (uint32_t i = 0; i < t->hdr->nglobals; i++) {
+            const char *name = gm_sitetab_str(t, t->globals[i].name_str);
+            if (!strcmp(name, GM_TRACE_BUF_SYM)) buf = gm_sitetab_str(t, t->globals[i].sym_str);
+            if (!strcmp(name, GM_TRACE_MODULE_SYM)) mod = gm_sitetab_str(t, t->globals[i].sym_str);
+        }
+        size_t sz;
+        if (!buf || gm_trace_cu_global(a->func, buf, &g[n].buf, &sz) != 0) continue;
+        g[n].module = 0;
+        if (mod && gm_trace_cu_global(a->func, mod, &g[n].module, &sz) != 0) g[n].module = 0;
+        g[n++].tab = t;
+    }
+    return n;
+}
+
+static struct trace_ctx *context(void)
+{
+    CUcontext c;
+    CUdevice dev;
+    char err[256];
+    if (gm_trace_cu_current(&c, &dev)) return NULL;
+    for (int i = 0; i < S.nctx; i++)
+        if (S.ctx[i].dev.ctx == c) return &S.ctx[i];
+    if (S.nctx == MAX_CTX) { turn_off("trace: too many CUDA contexts"); return NULL; }
+    struct trace_ctx *x = &S.ctx[S.nctx];
+    uint64_t cap = gm_trace_opts_capacity(&S.opts);
+    if (gm_trace_dev_open(&x->dev, c, cap, DRAIN_BATCH, err, sizeof err)) { turn_off(err); return NULL; }
+    if (gm_trace_ring_init(&x->ring, &gm_trace_cuda_ops, &x->dev, cap, x->dev.batch,
+                           gm_trace_sink_record, &S.sink)) {
+        turn_off("trace: out of memory");
+        return NULL;
+    }
+    S.nctx++;
+    return x;
+}
+
+static int open_sink(CUdevice dev)
+{
+    struct gm_trace_gpu gpu;
+    char err[256];
+    if (S.sink_open) return 0;
+    if (gm_trace_cu_gpu(dev, &gpu)) memset(&gpu, 0, sizeof gpu);
+    if (gm_trace_sink_open(&S.sink, S.opts.file, S.opts.online ? S.opts.sim_preset : NULL,
+                           S.opts.sim_out, &gpu, err, sizeof err)) {
+        turn_off(err);
+        return -1;
+    }
+    S.sink_open = 1;
+    return 0;
+}
+
+/* Untraced launch: make sure its modules do not write into the ring. */
+static void disarm(struct modglobals *g, int n, struct trace_ctx *x)
+{
+    uint64_t null = 0;
+    for (int i = 0; x && i < n; i++) gm_trace_dev_write(&x->dev, g[i].buf, &null, sizeof null);
+}
+
+static void describe(const struct gm_trace_launch_args *a, struct trace_ctx *x,
+                     struct gm_trace_launch *l)
+{
+    memset(l, 0, sizeof *l);
+    l->seq = S.seq;
+    snprintf(l->name, sizeof l->name, "%s", a->name ? a->name : "?");
+    memcpy(l->grid, a->grid, sizeof l->grid);
+    memcpy(l->block, a->block, sizeof l->block);
+    l->dyn_shared = a->dyn_shared;
+    l->device = (uint32_t)x->dev.device;
+    l->stream = (uint64_t)(uintptr_t)a->stream;
+    gm_trace_cu_launch(a->func, x->dev.device, l);
+}
+
+/* Points every found module at the ring and tells it its module index. */
+static int arm_modules(struct modglobals *g, int n, struct trace_ctx *x)
+{
+    for (int i = 0; i < n; i++) {
+        long idx = gm_trace_meta_module(&S.meta, &S.sink, g[i].tab);
+        uint32_t m = (uint32_t)idx;
+        uint64_t p = (uint64_t)x->dev.buf;
+        if (idx < 0 || (g[i].module && gm_trace_dev_write(&x->dev, g[i].module, &m, sizeof m)) ||
+            gm_trace_dev_write(&x->dev, g[i].buf, &p, sizeof p)) return -1;
+    }
+    return 0;
+}
+
+static int begin_traced(const struct gm_trace_launch_args *a, struct modglobals *g, int n,
+                        struct trace_ctx *x)
+{
+    struct gm_trace_launch l;
+    if (open_sink(x->dev.device)) return -1;
+    describe(a, x, &l);
+    if (gm_trace_meta_allocs(&S.meta, &S.sink, a->allocs, (int)x->dev.device, S.seq) ||
+        gm_trace_dev_arm(&x->dev, S.opts.mode, S.opts.spin_limit, S.opts.max_records) ||
+        arm_modules(g, n, x)) {
+        turn_off("trace: cannot arm the trace buffer");
+        return -1;
+    }
+    gm_trace_ring_rewind(&x->ring);
+    gm_trace_sink_launch(&S.sink, &l);
+    S.cur = x;
+    S.cur_stream = a->stream;
+    S.active = 1;
+    t_holding = 1;
+    if (S.opts.mode == GM_TRACE_MODE_BLOCK)
+        gm_trace_drain_run(&S.drain, &x->ring, bind_dev, &x->dev);
+    return 0;
+}
+
+int gm_trace_launch_begin(const struct gm_trace_launch_args *a)
+{
+    struct modglobals g[MAX_MODGLOBALS];
+    uint64_t no;
+    pthread_mutex_lock(&S.lock);
+    if (S.state == 0) start();
+    int n = S.state > 0 ? find_globals(a, g) : 0;
+    if (n == 0) goto untraced;
+    int sel = gm_trace_opts_select(&S.opts, a->name ? a->name : "?", &no);
+    struct trace_ctx *x = context();
+    if (sel != 1 || !x) {
+        disarm(g, n, x);
+        goto untraced;
+    }
+    if (begin_traced(a, g, n, x)) goto untraced;
+    return 1;   /* the lock stays held until gm_trace_launch_end */
+untraced:
+    pthread_mutex_unlock(&S.lock);
+    return 0;
+}
+
+static void report_launch(const struct gm_trace_totals *t)
+{
+    S.saved += t->saved;
+    S.dropped += t->dropped;
+    S.capped += t->capped;
+    S.lost += t->lost;
+    if (t->dropped || t->lost)
+        fprintf(stderr, "gpumem: trace: launch %" PRIu64 " (%s): %" PRIu64 " of %" PRIu64
+                " records not saved (%" PRIu64 " dropped, %" PRIu64 " lost)\n", S.seq,
+                S.sink.cur.name, t->dropped + t->lost, t->records, t->dropped, t->lost);
+}
+
+void gm_trace_launch_end(void)
+{
+    struct gm_trace_totals t;
+    if (!t_holding) return;     /* not traced: this thread does not hold the lock */
+    t_holding = 0;
+    struct trace_ctx *x = S.cur;
+    int waited = gm_trace_dev_wait(&x->dev, S.cur_stream);
+    gm_trace_drain_pause(&S.drain);
+    if (waited || gm_trace_ring_finish(&x->ring, &t)) {
+        turn_off("trace: the traced kernel or the final drain failed");
+        memset(&t, 0, sizeof t);
+    }
+    report_launch(&t);
+    gm_trace_sink_end_launch(&S.sink, t.saved, t.records - t.saved);
+    S.seq++;
+    S.active = 0;
+    S.cur = NULL;
+    pthread_mutex_unlock(&S.lock);
+}
+
+void gm_trace_shutdown(void)
+{
+    char err[256] = "";
+    pthread_mutex_lock(&S.lock);
+    gm_trace_drain_stop(&S.drain);
+    if (S.sink_open) {
+        if (gm_trace_sink_close(&S.sink, err, sizeof err)) fprintf(stderr, "gpumem: %s\n", err);
+        fprintf(stderr, "gpumem: trace: %" PRIu64 " launches, %" PRIu64 " records saved, %" PRIu64
+                " dropped, %" PRIu64 " over the cap, %" PRIu64 " lost%s%s\n", S.seq, S.saved,
+                S.dropped, S.capped, S.lost, S.opts.file ? "; file " : "",
+                S.opts.file ? S.opts.file : "");
+        S.sink_open = 0;
+    }
+    gm_trace_meta_free(&S.meta);
+    /* device buffers are left to the driver: the context may already be gone */
+    for (int i = 0; i < S.nctx; i++) gm_trace_ring_free(&S.ctx[i].ring);
+    S.nctx = 0;
+    if (S.state > 0) gm_trace_opts_free(&S.opts);
+    S.state = -1;
+    pthread_mutex_unlock(&S.lock);
+}
