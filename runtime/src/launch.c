@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "gpumem/alloctab.h"
 
 struct launch_desc {
     void *fn;
@@ -148,6 +149,23 @@ static int setup_set(struct gm_modinst *m, struct gm_modinst_set *s, uint32_t re
     return 0;
 }
 
+/* The allocations analysis' table global, if the module has one. */
+static void find_alloctab(struct gm_modinst *m)
+{
+    const struct gm_rt_sitetab *t = m->tab;
+    for (uint32_t i = 0; i < t->hdr->nglobals; i++) {
+        if (strcmp(gm_sitetab_str(t, t->globals[i].name_str), GM_ALLOCTAB_SYM) != 0) continue;
+        const char *sym = gm_sitetab_str(t, t->globals[i].sym_str);
+        size_t sz = 0;
+        if (get_global(m, sym, &m->alloctab_global, &sz) != CUDA_SUCCESS ||
+            sz != sizeof(struct gm_alloctab)) {
+            gm_warn("module %016llx: %s missing or of the wrong size; allocations not measured",
+                    (unsigned long long)t->modid, sym);
+            m->alloctab_global = 0;
+        }
+    }
+}
+
 static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary lib,
                                          const struct gm_rt_sitetab *t)
 {
@@ -159,6 +177,8 @@ static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary 
     m->ctx = ctx, m->mod = mod, m->lib = lib, m->tab = t;
     uint32_t replicas = replicas_for_ctx();
     if (write_mask(m, replicas) != 0) replicas = 1; /* mask stays 0: replica 0 only */
+    m->replicas = replicas;
+    find_alloctab(m);
     for (uint32_t i = 0; i < t->hdr->nglobals && t->hdr->nsites; i++) {
         if (!(t->globals[i].flags & GM_GLOBAL_COUNTERS)) continue;
         struct gm_modinst_set *s = &m->sets[m->nsets];
@@ -233,7 +253,7 @@ static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
 
 /* ---- entry and exit ----------------------------------------------------- */
 
-static void record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
+static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
 {
     struct gm_tls *t = gm_tls();
     struct gm_tl_event e = {.kind = GM_TL_LAUNCH, .stream = (uint64_t)(uintptr_t)d->stream,
@@ -262,6 +282,7 @@ static void record_launch(const struct gm_fninfo *fi, const struct launch_desc *
         memcpy(l->block, d->block, sizeof l->block);
     }
     pthread_mutex_unlock(&gm_st.lock);
+    return seq;
 }
 
 static void reset_counters(const struct gm_fninfo *fi, CUstream stream)
@@ -300,17 +321,26 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     GM_GUARD_BEGIN();
     struct gm_fninfo *fi = resolve(d->fn, cb->context, cb->symbolName);
     int inst = fi && fi->nmods > 0;
-    if (inst) reset_counters(fi, d->stream);
-    record_launch(fi, d, inst);
+    uint64_t seq = record_launch(fi, d, inst);
+    if (inst) {
+        CUdevice dev = -1;
+        gm_cu.cuCtxGetDevice(&dev);
+        reset_counters(fi, d->stream);
+        for (uint32_t i = 0; i < fi->nmods; i++) gm_alloctab_enter(fi->mods[i], d->stream, (int)dev);
+    }
     GM_GUARD_END();
-    if (inst) gm_tls()->launch_fn = fi; /* keep launch_lock until exit */
+    if (inst) { /* keep launch_lock until exit */
+        gm_tls()->launch_fn = fi;
+        gm_tls()->launch_seq = seq;
+    }
     else pthread_mutex_unlock(&gm_st.launch_lock);
 }
 
-static void collect(const struct gm_fninfo *fi)
+static void collect(const struct gm_fninfo *fi, uint64_t seq)
 {
     for (uint32_t i = 0; i < fi->nmods; i++) {
-        const struct gm_modinst *m = fi->mods[i];
+        struct gm_modinst *m = fi->mods[i];
+        gm_alloctab_exit(m, seq);
         struct gm_kstat *k = NULL;
         for (uint32_t j = 0; j < m->nsets; j++) {
             const struct gm_modinst_set *s = &m->sets[j];
@@ -342,7 +372,7 @@ static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *
     if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
         /* the cost of exact per-launch counters: the host waits for the kernel */
         CUresult r = gm_cu.cuStreamSynchronize(d->stream);
-        if (r == CUDA_SUCCESS) collect(fi);
+        if (r == CUDA_SUCCESS) collect(fi, t->launch_seq);
         else gm_warn("kernel %s failed (%s); its counters are not read", fi->name, gm_cu_err(r));
     }
     GM_GUARD_END();
@@ -385,7 +415,9 @@ void gm_on_context_destroy(CUcontext ctx)
         *pm = m->next;
         for (uint32_t i = 0; i < m->nsets; i++) free(m->sets[i].host);
         free(m->sets);
+        free(m->up.ids), free(m->up.sizes), free(m->up.ranges);
         free(m);
     }
+    gm_alloctab_forget_ctx(ctx);
     pthread_mutex_unlock(&gm_st.launch_lock);
 }

@@ -114,6 +114,8 @@ static void fill_launches(struct gm_report *r, int symbolize)
     }
 }
 
+static void fill_access(struct gm_report_alloc *ra, const struct gm_astat *st);
+
 static void fill_allocs(struct gm_report *r, int symbolize)
 {
     static const char *kind_api[] = {"device", "managed", "async", "pitch", "host"};
@@ -128,6 +130,51 @@ static void fill_allocs(struct gm_report *r, int symbolize)
         ra->freed = !a->live;
         set_site(&ra->alloc_site, a->alloc_site, symbolize);
         if (!a->live) set_site(&ra->free_site, a->free_site, symbolize);
+        const struct gm_astat *st = gm_astat_find(a->id);
+        if (st) fill_access(ra, st);
+    }
+}
+
+/* Histogram bucket of an access count (gm_report.h: 0, then powers of two). */
+static unsigned hist_bucket(uint64_t c)
+{
+    unsigned b = 0;
+    while (c && b < GM_REPORT_HIST_BUCKETS - 1) c >>= 1, b++;
+    return b;
+}
+
+static void fill_access(struct gm_report_alloc *ra, const struct gm_astat *st)
+{
+    gm_report_alloc_set_bitmap(ra, st->gran, st->bitmap);
+    ra->reads = st->reads;
+    ra->writes = st->writes;
+    ra->sectors = st->rsec + st->wsec;
+    for (uint64_t c = 0; c < st->nchunks; c++) ra->hist[hist_bucket(st->chunk_acc[c])]++;
+    for (size_t i = 0; i < st->nl; i++) {
+        struct gm_report_alloc_launch *l = gm_report_alloc_add_launch(ra, st->l[i].seq, st->l[i].bitmap);
+        if (!l) break;
+        l->reads = st->l[i].reads;
+        l->writes = st->l[i].writes;
+        l->touched_units = st->l[i].touched;
+    }
+}
+
+/* Launch events use the allocations the allocations analysis saw touched. */
+static void fill_launch_uses(struct gm_report *r)
+{
+    for (size_t i = 0; i < gm_st.allocs.n; i++) {
+        const struct gm_astat *st = gm_astat_find(gm_st.allocs.all[i]->id);
+        for (size_t k = 0; st && k < st->nl; k++) {
+            size_t lo = 0, hi = r->nevents;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (r->events[mid].seq < st->l[k].seq) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo == r->nevents || r->events[lo].seq != st->l[k].seq) continue;
+            uint32_t how = (st->l[k].reads ? GM_USE_READ : 0) | (st->l[k].writes ? GM_USE_WRITE : 0);
+            gm_report_event_add_use(&r->events[lo], st->id, how ? how : GM_USE_UNKNOWN, 0, 0);
+        }
     }
 }
 
@@ -191,6 +238,7 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
     fill_launches(r, symbolize);
     fill_allocs(r, symbolize);
     fill_events(r, symbolize);
+    fill_launch_uses(r);
     if (gm_st.graph_launches)
         gm_report_add_unobserved(r, NULL, "CUDA graph launch: kernels inside graphs are not instrumented",
                                  gm_st.graph_launches);
@@ -198,6 +246,8 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
         gm_report_add_unobserved(r, NULL, "launch captured into a CUDA graph (stream capture)",
                                  gm_st.captured_launches);
     for (unsigned i = 0; i < gm_st.nnotes; i++) gm_report_add_note(r, "%s", gm_st.notes[i]);
+    gm_report_add_note(r, "allocations: reads/writes are thread-level accesses, sectors are unique "
+                          "32 B sectors per warp access, the access histogram is over 4 KiB chunks");
     int rc = gm_report_write_dir(r, NULL, dir, formats, err, sizeof err);
     if (rc != 0) fprintf(stderr, "gpumem: report: %s\n", err);
     gm_report_free(r);

@@ -53,6 +53,7 @@ struct gm_tls {
     uintptr_t outer_site;   /* host return address of the outermost API call */
     int outer_recorded;     /* a memory event was recorded inside the outer call */
     struct gm_fninfo *launch_fn; /* instrumented launch in flight (launch_lock held) */
+    uint64_t launch_seq;    /* its timeline event */
 };
 GM_HIDDEN struct gm_tls *gm_tls(void);
 #define GM_GUARD_BEGIN() (gm_tls()->in_runtime++)
@@ -68,8 +69,21 @@ struct gm_modinst_set {
     uint32_t replicas;
     uint64_t *host;         /* staging buffer, same size */
 };
+/* Allocation table of one launch (alloc_upload.c). */
+struct gm_alloc_range;
+struct gm_alloc_upload {
+    int active;             /* uploaded for the launch in flight */
+    uint32_t n;             /* ranges this launch */
+    uint64_t *ids, *sizes;  /* per range */
+    struct gm_alloc_range *ranges; /* host copy of what was uploaded */
+    CUdeviceptr ranges_dev, ctr_dev;
+    size_t ranges_cap, ctr_cap;
+};
 struct gm_modinst {
     CUcontext ctx;
+    uint32_t replicas;
+    CUdeviceptr alloctab_global; /* gm_alloctab__allocations__<modid>, or 0 */
+    struct gm_alloc_upload up;
     CUmodule mod;           /* where its globals are found: a module ... */
     CUlibrary lib;          /* ... or a library (CUDA 12+ runtime) */
     const struct gm_rt_sitetab *tab;
@@ -152,6 +166,26 @@ GM_HIDDEN void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData
 GM_HIDDEN int gm_is_launch_cbid(CUpti_CallbackId cbid);
 GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN void gm_on_graph_launch(const CUpti_CallbackData *cb);
+
+/* ---- allocations analysis (alloc_upload.c) --------------------------- */
+struct gm_astat_launch {
+    uint64_t seq, reads, writes, rsec, wsec, touched;
+    uint64_t *bitmap;       /* this launch's bitmap (64-bit words), or NULL if large */
+};
+struct gm_astat {            /* what the handler measured for one allocation */
+    uint64_t id, units, nchunks;
+    uint32_t gran;          /* bytes per bitmap unit */
+    uint64_t reads, writes, rsec, wsec; /* thread accesses; unique sectors per warp access */
+    uint64_t *bitmap;       /* union over launches */
+    uint64_t *chunk_acc;    /* accesses per 4 KiB chunk */
+    size_t nl, capl;
+    struct gm_astat_launch *l;
+    UT_hash_handle hh;
+};
+GM_HIDDEN void gm_alloctab_enter(struct gm_modinst *m, CUstream stream, int device);
+GM_HIDDEN void gm_alloctab_exit(struct gm_modinst *m, uint64_t seq);
+GM_HIDDEN void gm_alloctab_forget_ctx(CUcontext ctx);
+GM_HIDDEN const struct gm_astat *gm_astat_find(uint64_t id);
 
 /* ---- kernel statistics (kstats.c) ------------------------------------- */
 struct gm_kstat {
