@@ -84,7 +84,8 @@ GM_BEFORE_MEM(coalescing)
     uint32_t len = GM_INFO_WIDTH(info);
     if (info & GM_INFO_MEMINTR) len = value < GM_CO_MAX_LEN ? (uint32_t)value : GM_CO_MAX_LEN;
     uint32_t kind = !len ? CO_NONE
-        : (space == GM_SPACE_GLOBAL || space == GM_SPACE_LOCAL) ? CO_MEM
+        : space == GM_SPACE_GLOBAL ? CO_MEM
+        : space == GM_SPACE_LOCAL && !(info & GM_INFO_MEMINTR) ? CO_MEM
         : (space == GM_SPACE_SHARED && !(info & GM_INFO_MEMINTR)) ? CO_SHARED : CO_NONE;
     uint32_t km = __match_any_sync(mask, kind);
     uint32_t r = 0;
