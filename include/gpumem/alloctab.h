@@ -21,7 +21,10 @@
  *   runtime, at each launch entry of a kernel whose module has the symbol,
  *   before the kernel can run (in the launch's stream order):
  *     - builds ranges[] from its live allocations: sorted by base ascending,
- *       non-overlapping, end > base; uploads it to device memory;
+ *       non-overlapping, end > base, base a multiple of 32 (every CUDA
+ *       allocator returns 256 B-aligned memory; the handler relies on it
+ *       to keep an aligned access inside one bitmap word); uploads it to
+ *       device memory;
  *     - allocates (once per allocation, may reuse) and zeroes for this
  *       launch: the bitmap (GM_ALLOC_BITMAP_WORDS words) and the chunk
  *       counters (GM_ALLOC_NCHUNKS * GM_ALLOC_CHUNK_SLOTS) of each range,
