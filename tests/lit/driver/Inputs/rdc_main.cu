@@ -12,7 +12,10 @@ int main()
 {
     const int n = 256;
     int *v;
-    cudaMallocManaged(&v, n * sizeof *v);
+    if (cudaMallocManaged(&v, n * sizeof *v)) {
+        fprintf(stderr, "cudaMallocManaged failed\n");
+        return 1;
+    }
     for (int i = 0; i < n; i++)
         v[i] = i;
     apply<<<1, n>>>(v, n);

@@ -5,7 +5,10 @@ extern "C" int gm_test_fill(int *p, int v);
 int main()
 {
     int *p;
-    cudaMallocManaged(&p, 32 * sizeof *p);
+    if (cudaMallocManaged(&p, 32 * sizeof *p)) {
+        fprintf(stderr, "cudaMallocManaged failed\n");
+        return 1;
+    }
     if (gm_test_fill(p, 7))
         return 1;
     long sum = 0;

@@ -11,9 +11,11 @@ int main()
 {
     const int n = 1 << 10;
     float *a, *b, *c;
-    cudaMallocManaged(&a, n * sizeof *a);
-    cudaMallocManaged(&b, n * sizeof *b);
-    cudaMallocManaged(&c, n * sizeof *c);
+    if (cudaMallocManaged(&a, n * sizeof *a) || cudaMallocManaged(&b, n * sizeof *b) ||
+        cudaMallocManaged(&c, n * sizeof *c)) {
+        fprintf(stderr, "cudaMallocManaged failed\n");
+        return 1;
+    }
     for (int i = 0; i < n; i++)
         a[i] = (float)i, b[i] = 2.0f * i;
     vadd<<<(n + 255) / 256, 256>>>(c, a, b, n);
