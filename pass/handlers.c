@@ -78,7 +78,8 @@ static void read_slots(struct gm_handlers *h, LLVMModuleRef hm)
         LLVMValueRef s = LLVMGetNamedGlobal(hm, sn);
         LLVMValueRef si = s && !LLVMIsDeclaration(s) ? LLVMGetInitializer(s) : NULL;
         size_t len = 0;
-        const char *str = si && LLVMIsConstantString(si) ? LLVMGetAsString(si, &len) : NULL;
+        const char *str = si && LLVMIsAConstantDataSequential(si) && LLVMIsConstantString(si)
+                              ? LLVMGetAsString(si, &len) : NULL;   /* "" is zeroinitializer */
         sl.slotnames = str ? gm_strdup(str, strnlen(str, len)) : NULL;
         h->slots = realloc(h->slots, (size_t)(h->nslots + 1) * sizeof *h->slots);
         if (!h->slots)

@@ -70,7 +70,10 @@ def dump(sym, b):
 
 
 def main():
-    text = open(sys.argv[1]).read() if len(sys.argv) > 1 else sys.stdin.read()
+    try:
+        text = open(sys.argv[1]).read() if len(sys.argv) > 1 else sys.stdin.read()
+    except OSError as e:
+        sys.exit(f"sitetab_dump: {e}")
     found = 0
     try:
         for sym, b in tables(text):
