@@ -1,8 +1,8 @@
 ; SPDX-License-Identifier: Apache-2.0
 ; Counters declared with GM_COUNTERS_SINGLE are flagged single-replica in the
 ; site table with their slot count; other gm_ data globals of handlers are
-; renamed and listed too (no slots); llvm.compiler.used entries of handler
-; code are dropped with it.
+; renamed and listed too (no slots); llvm.compiler.used keeps only the
+; data globals (handler functions and slot constants leave it).
 ; RUN: llvm-as %S/Inputs/single_handler.ll -o %t.z.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.z.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
@@ -10,8 +10,9 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK-NOT: @llvm.compiler.used
+; CHECK: @llvm.compiler.used = appending global [1 x ptr] [ptr addrspacecast (ptr addrspace(4) @gm_counters__z__{{[0-9a-f]+}} to ptr)]
 ; CHECK-NOT: gm_nslots__z
+; CHECK-NOT: gm_slotnames__z
 ; CHECK: @gm_trace_buf__{{[0-9a-f]+}} = addrspace(1) global [4 x i64]
 ; CHECK-LABEL: define ptx_kernel void @k(
 ; CHECK: store i64 1, ptr
