@@ -12,6 +12,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "gpumem/alloctab.h"
 
 struct launch_desc {
@@ -242,10 +244,13 @@ static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
     if (!(fi = calloc(1, sizeof *fi))) return NULL;
     fi->key = key;
     fi->name = kernel_name(fn, symname);
-    fi->reg_count = gm_st.reg.count;
     CUmodule mod;
     CUlibrary lib;
-    if (find_container(fn, &mod, &lib) == 0) attach_modules(fi, mod, lib);
+    int found = find_container(fn, &mod, &lib) == 0; /* may load the module (lazy loading) */
+    pthread_mutex_lock(&gm_st.lock);
+    fi->reg_count = gm_st.reg.count;
+    pthread_mutex_unlock(&gm_st.lock);
+    if (found) attach_modules(fi, mod, lib);
     else gm_debug("kernel %s: module not found; not instrumented", fi->name);
     HASH_ADD(hh, gm_st.fns, key, sizeof fi->key, fi);
     return fi;
@@ -260,6 +265,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
                             .callsite = t->outer_site, .kernel = fi ? fi->name : NULL};
     e.api = gm_intern(t->outer_api ? t->outer_api : "?");
     e.t_ns = gm_now_ns() - gm_st.t0_ns;
+    e.tid = (uint32_t)syscall(SYS_gettid);
     CUdevice dev = -1;
     gm_cu.cuCtxGetDevice(&dev);
     e.device = (uint16_t)dev;

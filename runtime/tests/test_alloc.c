@@ -32,11 +32,11 @@ int main(void)
     struct gm_alloc *d = gm_alloc_add(&t, 0x1080, 0x100, GM_ALLOC_ASYNC, 0);
     CHECK(d && !a->live && gm_alloc_find(&t, 0x1000) == NULL && gm_alloc_find(&t, 0x1100) == d);
     /* names: now, and pending for an address not yet allocated */
-    CHECK(gm_alloc_name(&t, 0x1090, "d buffer") == 0 && d->label && !strcmp(d->label, "d buffer"));
-    CHECK(gm_alloc_name(&t, 0x9000, "later") == 1);
+    CHECK(gm_alloc_set_label(&t, 0x1090, "d buffer") == 0 && d->label && !strcmp(d->label, "d buffer"));
+    CHECK(gm_alloc_set_label(&t, 0x9000, "later") == 1);
     struct gm_alloc *e = gm_alloc_add(&t, 0x9000, 64, GM_ALLOC_DEVICE, 0);
     CHECK(e && e->label && !strcmp(e->label, "later"));
-    CHECK(gm_alloc_name(&t, 0, "x") == -1 && gm_alloc_name(&t, 0x9000, NULL) == -1);
+    CHECK(gm_alloc_set_label(&t, 0, "x") == -1 && gm_alloc_set_label(&t, 0x9000, NULL) == -1);
     /* many allocations: lookup stays right */
     for (uint64_t i = 0; i < 1000; i++) gm_alloc_add(&t, 0x100000 + i * 0x200, 0x100, 0, 0);
     CHECK(gm_alloc_find(&t, 0x100000 + 500 * 0x200 + 0xff)->base == 0x100000 + 500 * 0x200);

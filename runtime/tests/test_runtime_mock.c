@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Drives libgpumem's CUPTI callbacks on a CPU with the test doubles in
+ * mock/ (libcuda.so.1, libcupti.so.13): module load with a real cubin,
+ * memory API events, launches through a CUfunction and a CUkernel handle
+ * (the "kernel" adds per-warp counts into the counters the runtime set up,
+ * as a memops handler would), a captured launch, a graph launch, a runtime
+ * call without a driver call inside, then ends normally, with exit(3) or
+ * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
+ * Usage: test_runtime_mock CUBIN normal|exit|crash
+ */
+#include <cuda.h>
+#include <cupti.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/runtime.h"
+
+void mock_cuda_define_global(const char *name, size_t size);
+void *mock_cuda_global(const char *name);
+int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
+
+#define MODID "0123456789abcdef"
+#define CTX ((CUcontext)0x10)
+enum { NSITES = 5, WARPS = 1000 };
+
+static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name, void *params,
+                const char *sym)
+{
+    int ret = 0; /* CUDA_SUCCESS and cudaSuccess are both 0 */
+    CUpti_CallbackData cb = {.functionName = name, .functionParams = params,
+                             .functionReturnValue = &ret, .symbolName = sym, .context = CTX};
+    cb.callbackSite = CUPTI_API_ENTER;
+    mock_cupti_fire(dom, id, &cb);
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) {
+        /* the kernel: one count per warp at sites 0,1,2 and 4, on "SM" w % 132 */
+        unsigned long long *c = *(unsigned long long **)mock_cuda_global("gm_counters__memops__" MODID);
+        uint32_t mask = *(uint32_t *)mock_cuda_global("__gm_replica_mask__" MODID);
+        for (unsigned w = 0; c && w < WARPS; w++)
+            for (unsigned s = 0; s < NSITES; s++)
+                if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
+    }
+    cb.callbackSite = CUPTI_API_EXIT;
+    mock_cupti_fire(dom, id, &cb);
+}
+#define DRV(id, p, sym) api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##id, #id, p, sym)
+
+static void *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[1 << 20];
+    *n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return buf;
+}
+
+static void load_module(const char *cubin)
+{
+    size_t n = 0;
+    void *img = read_all(cubin, &n);
+    if (!img) { fprintf(stderr, "test: cannot read %s\n", cubin); exit(2); }
+    mock_cuda_define_global("__gm_sitetab__" MODID, 8);
+    mock_cuda_define_global("gm_counters__memops__" MODID, 8);
+    mock_cuda_define_global("__gm_replica_mask__" MODID, 4);
+    CUpti_ModuleResourceData md = {.moduleId = 1, .cubinSize = n, .pCubin = img};
+    CUpti_ResourceData rd = {.context = CTX, .resourceDescriptor = &md};
+    mock_cupti_fire(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);
+}
+
+static void memory_events(void)
+{
+    CUdeviceptr a = 0x10000000, b = 0x20000000;
+    cuMemAlloc_v2_params pa = {.dptr = &a, .bytesize = 4096};
+    DRV(cuMemAlloc_v2, &pa, NULL);
+    cuMemAlloc_v2_params pb = {.dptr = &b, .bytesize = 8192};
+    DRV(cuMemAlloc_v2, &pb, NULL);
+    gm_name_allocation((void *)0x20000010, "B buffer");
+    static char host[256];
+    cuMemcpyHtoD_v2_params cp = {.dstDevice = a + 16, .srcHost = host, .ByteCount = 256};
+    DRV(cuMemcpyHtoD_v2, &cp, NULL);
+    cuMemsetD8_v2_params ms = {.dstDevice = b, .uc = 0, .N = 8192};
+    DRV(cuMemsetD8_v2, &ms, NULL);
+    cuMemcpyDtoD_v2_params dd = {.dstDevice = b + 100, .srcDevice = a, .ByteCount = 64};
+    DRV(cuMemcpyDtoD_v2, &dd, NULL);
+}
+
+static void launches(void)
+{
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 125, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1};
+    DRV(cuLaunchKernel, &lk, "_Z6vecaddPKfS0_Pfi");
+    CUlaunchConfig cfg = {.gridDimX = 125, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 256,
+                          .blockDimY = 1, .blockDimZ = 1};
+    cuLaunchKernelEx_params lx = {.config = &cfg, .f = (CUfunction)0x42}; /* a CUkernel */
+    DRV(cuLaunchKernelEx, &lx, "_Z6vecaddPKfS0_Pfi");
+    cuLaunchKernel_params cap = lk;
+    cap.hStream = (CUstream)0xcafe; /* capturing: must be left alone */
+    int ret = 0;
+    CUpti_CallbackData cb = {.functionName = "cuLaunchKernel", .functionParams = &cap,
+                             .functionReturnValue = &ret, .context = CTX};
+    cb.callbackSite = CUPTI_API_ENTER;
+    mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+    DRV(cuGraphLaunch, NULL, NULL);
+}
+
+static void frees(void)
+{
+    cuMemFree_v2_params f = {.dptr = 0x10000000};
+    DRV(cuMemFree_v2, &f, NULL);
+    /* a runtime call with no driver call inside is decoded from its own params */
+    void *p = (void *)0x30000000;
+    cudaMalloc_v3020_params rm = {.devPtr = &p, .size = 100};
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, "cudaMalloc", &rm, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash\n"); return 2; }
+    load_module(argv[1]);
+    memory_events();
+    launches();
+    frees();
+    printf("test: done\n");
+    fflush(stdout);
+    if (!strcmp(argv[2], "exit")) exit(3);
+    if (!strcmp(argv[2], "crash")) raise(SIGSEGV);
+    return 0;
+}
