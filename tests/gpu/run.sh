@@ -141,8 +141,9 @@ def ell_counts(rows, avg):
 def expectations(name, a, L):
     """{kernel: (per_site or None, {(kind, space): warp executions})}."""
     if name == "vector_add":
-        n = a[0]; w = n // 32 * L
-        return {"vadd": ([w] * 3, {("load", "global"): 2 * w, ("store", "global"): w})}
+        n = a[0]; w = n // 32 * L; w4 = n // 128 * L   # n % 128 == 0
+        return {"vadd": ([w] * 3, {("load", "global"): 2 * w, ("store", "global"): w}),
+                "vadd4": ([w4] * 3, {("load", "global"): 2 * w4, ("store", "global"): w4})}
     if name == "branchy":
         w = a[0] // 32 * L
         return {"branchy": ([w] * 2, {("load", "global"): w, ("store", "global"): w})}

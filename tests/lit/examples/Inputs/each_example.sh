@@ -6,11 +6,11 @@
 #   each_example.sh build    GPUMEMCC EXAMPLES OUTDIR [flags...]   link an executable
 #   each_example.sh fidelity GPUMEMCC EXAMPLES OUTDIR [flags...]   -ptx with flags vs --gm-off,
 #                                                                  same ld/st/atom/red
-# Depends on: gpumemcc, python3 (fidelity).
+# Depends on: gpumemcc, python3 and tests/tools/ptx_memops.py (fidelity).
 set -u
 mode=$1 cc=$2 src=$3 out=$4
 shift 4
-here=$(dirname "$0")
+memops=$(dirname "$0")/../../../tools/ptx_memops.py
 mkdir -p "$out"
 pass=0 fail=0
 for f in "$src"/*.cu; do
@@ -30,7 +30,7 @@ for f in "$src"/*.cu; do
     if ! "$cc" -arch=sm_90 -O3 -ptx "$@" "$f" -o "$out/$n.inst.ptx" 2>"$out/$n.err"; then
       fail=$((fail + 1)); echo "FAIL $n: -ptx $*: $(head -3 "$out/$n.err")"; continue
     fi
-    if python3 "$here/ptx_memops.py" "$out/$n.off.ptx" "$out/$n.inst.ptx" >"$out/$n.cmp" 2>&1; then
+    if python3 "$memops" "$out/$n.off.ptx" "$out/$n.inst.ptx" >"$out/$n.cmp" 2>&1; then
       pass=$((pass + 1)); echo "PASS $n: $(tail -1 "$out/$n.cmp")"
     else
       fail=$((fail + 1)); echo "FAIL $n:"; cat "$out/$n.cmp"
