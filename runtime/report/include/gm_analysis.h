@@ -63,8 +63,8 @@ struct gm_value_stat {
     uint32_t site;
     const struct gm_report_site *s;
     uint64_t warps, uniform;     /* executions; those with one value in all active lanes */
-    int have_bits;               /* the set reports constant bits */
-    uint64_t const_one, const_zero; /* bit masks over every execution */
+    int have_bits;               /* the set has the "ones" and "zeros" slots */
+    uint64_t const_one, const_zero; /* bits 1 (0) in every value seen, within the width */
     uint32_t width_bits;         /* access width in bits (from the site's info) */
     uint32_t narrow_bits;        /* bits that vary: width - constant bits */
 };
@@ -79,7 +79,7 @@ struct gm_alloc_metrics {
     uint64_t untouched_bytes, largest_untouched_bytes;
     double fragmentation;       /* 1 - largest untouched / untouched (0 if none) */
     int hot_bucket, median_bucket; /* histogram buckets (see gm_report.h), -1 if none */
-    uint64_t hot_units;         /* units in buckets above the median bucket */
+    uint64_t hot_units;         /* histogram chunks in buckets above the median bucket */
     uint64_t max_launch_touched;/* most units one launch touched */
 };
 void gm_alloc_metrics(const struct gm_report_alloc *a, struct gm_alloc_metrics *m);

@@ -125,15 +125,16 @@ struct gm_report_launch {
 
 /* ---- allocations ---------------------------------------------------- */
 
-/* Access-count histogram: hist[0] = units never accessed; hist[b] for
- * 1 <= b < GM_REPORT_HIST_BUCKETS-1 = units accessed c times with
- * 2^(b-1) <= c < 2^b; the last bucket is open-ended. */
+/* Access-count histogram over the allocation's chunks (hist_chunk bytes
+ * each): hist[0] = chunks never accessed; hist[b] for
+ * 1 <= b < GM_REPORT_HIST_BUCKETS-1 = chunks accessed c times (thread-level
+ * accesses) with 2^(b-1) <= c < 2^b; the last bucket is open-ended. */
 #define GM_REPORT_HIST_BUCKETS 16
 
 /* What one launch did to one allocation (per-launch bitmap). */
 struct gm_report_alloc_launch {
     uint64_t launch_seq;
-    uint64_t reads, writes; /* warp-level accesses */
+    uint64_t reads, writes; /* thread-level accesses (one per active lane) */
     uint64_t touched_units;
     uint64_t *bitmap;       /* (units+63)/64 words, bit i = unit i; or NULL */
 };
@@ -153,11 +154,13 @@ struct gm_report_alloc {
     int has_access;
     uint32_t granularity;   /* bytes per bitmap unit (default 4) */
     uint64_t units;         /* ceil(size / granularity) */
-    uint64_t reads, writes, sectors;
+    uint64_t reads, writes; /* thread-level accesses (one per active lane) */
+    uint64_t sectors;       /* unique 32 B sectors per warp access, summed */
     uint64_t touched_units; /* union over all launches */
     uint64_t largest_untouched_units; /* longest run of untouched units */
     uint64_t untouched_runs; /* number of maximal untouched runs */
     uint64_t *bitmap;       /* union bitmap, or NULL when only the summary was kept */
+    uint64_t hist_chunk;    /* bytes per histogram chunk (0: granularity) */
     uint64_t hist[GM_REPORT_HIST_BUCKETS];
     size_t nlaunches;
     struct gm_report_alloc_launch *launches;
@@ -272,6 +275,16 @@ struct gm_report_kernel *gm_report_find_kernel(const struct gm_report *r, uint64
  * module, replicas already summed) into the kernel's totals for `set`. */
 int gm_report_add_kernel_counters(struct gm_report_kernel *k, const char *set,
                                   uint32_t nsites, uint32_t nslots, const uint64_t *v);
+/* Like gm_report_add_kernel_counters, but combines each slot as the
+ * module's counter set `set` says: slots that hold bit masks (the values
+ * analysis' "ones" and "zeros": OR of values, OR of complemented values)
+ * are OR-ed, every other slot is added. Use this one for launch totals.
+ * Falls back to adding when the module or set is unknown. */
+int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel *k,
+                                   const char *set, uint32_t nsites, uint32_t nslots,
+                                   const uint64_t *v);
+/* 1 if slot `slot` of counter set `set` holds a bit mask (combined by OR). */
+int gm_report_slot_is_mask(const char *set, const char *slot);
 /* Adds one site's n counters. */
 int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *set,
                                        uint32_t nsites, uint32_t nslots, uint32_t site,

@@ -85,12 +85,13 @@ static int nonuniform(const struct gm_report *r, const struct gm_report_alloc *a
 {
     if (m->median_bucket < 1 || m->hot_bucket - m->median_bucket < o->nonuniform_buckets)
         return 0;
-    uint64_t hot_bytes = min_u64(m->hot_units * a->granularity, a->size);
+    uint64_t chunk = a->hist_chunk ? a->hist_chunk : a->granularity;
+    uint64_t hot_bytes = min_u64(m->hot_units * chunk, a->size);
     char nm[300], b1[32];
     gm_alloc_name(r, a->id, nm, sizeof nm);
     struct gm_finding *f = gm_findings_add(out, GM_PAT_NONUNIFORM, a->id, hot_bytes,
-        gm_strf("%s: its hottest units are accessed at least %llu times, the median touched "
-                "unit fewer than %llu times; %s is accessed more than the median", nm,
+        gm_strf("%s: its hottest chunks are accessed at least %llu times, the median touched "
+                "chunk fewer than %llu times; %s is accessed more than the median", nm,
                 1ull << (m->hot_bucket - 1), 1ull << m->median_bucket,
                 gm_fmt_bytes(hot_bytes, b1, sizeof b1)),
         gm_strf("keep the hot part in shared memory or a separate compact array"));

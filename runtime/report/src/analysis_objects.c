@@ -27,11 +27,6 @@ static const struct gm_report_hostsite *use_site(const struct gm_tl_use *u)
     return &u->e->site;
 }
 
-static int freed_at(const struct gm_report_alloc *a, uint64_t *seq)
-{
-    *seq = a->free_seq;
-    return a->free_seq != 0;
-}
 
 static struct gm_finding *add(struct det *d, enum gm_pattern p, const struct gm_report_alloc *a,
                               uint64_t bytes, char *what, char *sugg)
@@ -53,10 +48,10 @@ static int unused_and_leak(struct det *d, const struct gm_tl_alloc *ta)
         if (!f)
             return -1;
         f->site1 = &a->alloc_site;
-        f->seq_from = a->alloc_seq;
-        f->seq_to = a->free_seq;
+        f->seq_from = ta->alloc_seq;
+        f->seq_to = ta->free_seq;
     }
-    if (!a->freed && !a->free_seq) {
+    if (!a->freed && !ta->free_seq) {
         const struct gm_report_hostsite *last = ta->nuses ? use_site(&ta->uses[ta->nuses - 1]) : NULL;
         struct gm_finding *f = add(d, GM_PAT_LEAK, a, a->size,
             gm_strf("%s: %s allocated at %s is never freed", nm, BYTES(a->size),
@@ -67,7 +62,7 @@ static int unused_and_leak(struct det *d, const struct gm_tl_alloc *ta)
             return -1;
         f->site1 = &a->alloc_site;
         f->site2 = last;
-        f->seq_from = a->alloc_seq;
+        f->seq_from = ta->alloc_seq;
     }
     return 0;
 }
@@ -80,19 +75,20 @@ static int early_late(struct det *d, const struct gm_tl_alloc *ta)
     char sb[6][512], bb[32], nm[300];
     gm_alloc_name(d->r, a->id, nm, sizeof nm);
     const struct gm_tl_use *first = &ta->uses[0], *last = &ta->uses[ta->nuses - 1];
-    uint64_t gap = gm_tl_work_between(d->t, a->alloc_seq, first->e->seq);
-    if (gap >= d->o->early_gap) {
+    /* alloc_seq 0: allocated before the timeline began; cannot tell */
+    uint64_t gap = ta->alloc_seq ? gm_tl_work_between(d->t, ta->alloc_seq, first->e->seq) : 0;
+    if (ta->alloc_seq && gap >= d->o->early_gap) {
         struct gm_finding *f = add(d, GM_PAT_EARLY_ALLOC, a, a->size,
             gm_strf("%s: %s allocated at %s, first used %" PRIu64 " GPU operations later at %s",
                     nm, BYTES(a->size), SITE(&a->alloc_site, 5), gap, SITE(use_site(first), 0)),
             gm_strf("allocate it just before its first use at %s", SITE(use_site(first), 1)));
         if (!f)
             return -1;
-        *f = (struct gm_finding){f->pattern, a->id, 0, a->size, a->alloc_seq, first->e->seq, gap,
+        *f = (struct gm_finding){f->pattern, a->id, 0, a->size, ta->alloc_seq, first->e->seq, gap,
                                  &a->alloc_site, use_site(first), f->what, f->suggestion};
     }
-    uint64_t fseq;
-    if (!freed_at(a, &fseq))
+    uint64_t fseq = ta->free_seq;
+    if (!fseq)
         return 0;
     gap = gm_tl_work_between(d->t, last->e->seq, fseq);
     if (gap >= d->o->late_gap) {
@@ -143,10 +139,10 @@ static int can_reuse(const struct gm_tl_alloc *A, const struct gm_tl_alloc *B)
     const struct gm_report_alloc *a = A->a, *b = B->a;
     if (A == B || !A->nuses || a->size < b->size || a->device != b->device)
         return 0;
-    if (a->alloc_seq >= b->alloc_seq || A->uses[A->nuses - 1].e->seq >= b->alloc_seq)
+    if (A->alloc_seq >= B->alloc_seq || A->uses[A->nuses - 1].e->seq >= B->alloc_seq)
         return 0;
-    if (a->free_seq)
-        return a->free_seq > b->alloc_seq;
+    if (A->free_seq)
+        return A->free_seq > B->alloc_seq;
     return !a->freed; /* freed at an unknown time: cannot tell */
 }
 
@@ -182,7 +178,7 @@ static int redundant(struct det *d)
         }
         f->other = A->a->id;
         f->seq_from = last->e->seq;
-        f->seq_to = B->a->alloc_seq;
+        f->seq_to = B->alloc_seq;
         f->site1 = &B->a->alloc_site;
         f->site2 = &A->a->alloc_site;
     }
@@ -283,7 +279,7 @@ static int dead_writes_(struct det *d, const struct gm_tl_alloc *ta)
     }
     if (!pend)
         return 0;
-    if (ta->a->free_seq)
+    if (ta->free_seq || ta->a->freed)
         return dead(d, ta, pend, pr, &ta->a->free_site, "and freed without being read");
     return dead(d, ta, pend, pr, NULL, "and never read before the program ends");
 }

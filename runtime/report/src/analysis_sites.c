@@ -25,8 +25,10 @@ static const char *const N_TAKEN[] = {"taken", "taken_threads", NULL};
 static const char *const N_NOTTAKEN[] = {"not_taken", "not_taken_threads", "fallthrough", NULL};
 static const char *const N_DIVERGENT[] = {"divergent", "divergent_warps", "divergent_execs", NULL};
 static const char *const N_UNIFORM[] = {"uniform", "scalar", "same", NULL};
-static const char *const N_ONE[] = {"const_one", "ones", "bits_one", NULL};
-static const char *const N_ZERO[] = {"const_zero", "zeros", "bits_zero", NULL};
+/* values: "ones" = OR of the values (bits ever 1), "zeros" = OR of the
+ * complemented values (bits ever 0), over the access width. */
+static const char *const N_ONE[] = {"ones", NULL};
+static const char *const N_ZERO[] = {"zeros", NULL};
 
 int gm_slot_find(const struct gm_report_counter_set *set, const char *const *names)
 {
@@ -317,11 +319,11 @@ long gm_value_stats(const struct gm_report *r, struct gm_value_stat **out)
         s->warps = rw->v[V_WARPS];
         s->uniform = rw->v[V_UNIFORM];
         s->have_bits = gm_slot_find(def, N_ONE) >= 0 && gm_slot_find(def, N_ZERO) >= 0;
-        s->const_one = rw->v[V_ONE];
-        s->const_zero = rw->v[V_ZERO];
         uint32_t w = GM_INFO_WIDTH(s->s->info) * 8;
         s->width_bits = w > 64 || w == 0 ? 64 : w;
         uint64_t mask = s->width_bits == 64 ? ~0ull : (1ull << s->width_bits) - 1;
+        s->const_one = s->have_bits ? mask & ~rw->v[V_ZERO] : 0;  /* never 0 */
+        s->const_zero = s->have_bits ? mask & ~rw->v[V_ONE] : 0;  /* never 1 */
         int konst = __builtin_popcountll((s->const_one | s->const_zero) & mask);
         s->narrow_bits = s->have_bits ? s->width_bits - (uint32_t)konst : s->width_bits;
     }

@@ -370,6 +370,7 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
                        a->largest_untouched_units > a->units - a->touched_units))
         gm_jfail(c, p, "touched/untouched units exceed the allocation");
     a->bitmap = c->failed ? NULL : gm_jget_bitmap(c, o, p, "bitmap", a->units);
+    a->hist_chunk = gm_jget_u64(c, o, p, "hist_chunk", 0, 0);
     const cJSON *h = gm_jget(c, o, p, "hist", cJSON_Array, 0);
     int i = 0;
     for (const cJSON *x = h ? h->child : NULL; x && !c->failed; x = x->next, i++)

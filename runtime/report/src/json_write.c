@@ -189,6 +189,7 @@ static cJSON *access(const struct gm_report_alloc *a)
     ADD(o, "largest_untouched_units", gm_json_u64(a->largest_untouched_units));
     ADD(o, "untouched_runs", gm_json_u64(a->untouched_runs));
     ADD(o, "bitmap", gm_json_bitmap(a->bitmap, a->units));
+    ADD(o, "hist_chunk", gm_json_u64(a->hist_chunk));
     ADD(o, "hist", u64_array(a->hist, GM_REPORT_HIST_BUCKETS));
     cJSON *ls = cJSON_CreateArray();
     for (size_t i = 0; i < a->nlaunches; i++) {

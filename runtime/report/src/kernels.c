@@ -90,6 +90,31 @@ int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *s
     return 0;
 }
 
+int gm_report_slot_is_mask(const char *set, const char *slot)
+{
+    return set && slot && strcmp(set, "values") == 0 &&
+           (strcmp(slot, "ones") == 0 || strcmp(slot, "zeros") == 0);
+}
+
+int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel *k,
+                                   const char *set, uint32_t nsites, uint32_t nslots,
+                                   const uint64_t *v)
+{
+    const struct gm_report_counter_set *def =
+        gm_report_find_set(gm_report_find_module(r, k->modid), set);
+    struct gm_report_kcounters *c = kset(k, set, nsites, nslots);
+    if (!c)
+        return -1;
+    for (uint32_t s = 0; s < nslots; s++) {
+        int mask = def && s < def->nslots && gm_report_slot_is_mask(set, def->slot_names[s]);
+        for (uint32_t i = 0; i < nsites; i++) {
+            size_t x = (size_t)i * nslots + s;
+            c->v[x] = mask ? (c->v[x] | v[x]) : c->v[x] + v[x];
+        }
+    }
+    return 0;
+}
+
 struct gm_report_launch *gm_report_add_launch(struct gm_report *r, uint64_t seq,
                                               size_t kernel, const char *api)
 {

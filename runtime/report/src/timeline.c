@@ -35,6 +35,23 @@ static struct gm_tl_alloc *by_id(struct gm_tl *t, const struct idmap *map, uint6
     return m ? &t->allocs[m->idx] : NULL;
 }
 
+/* Fills alloc_seq/free_seq the report left 0 from the alloc/free events. */
+static void alloc_free_seqs(struct gm_tl *t, const struct idmap *map)
+{
+    for (size_t i = 0; i < t->nev; i++) {
+        const struct gm_report_event *e = t->ev[i];
+        if (e->op != GM_OP_ALLOC && e->op != GM_OP_FREE)
+            continue;
+        for (size_t j = 0; j < e->nuses; j++) {
+            struct gm_tl_alloc *ta = by_id(t, map, e->uses[j].alloc);
+            if (ta && e->op == GM_OP_ALLOC && !ta->alloc_seq)
+                ta->alloc_seq = e->seq;
+            if (ta && e->op == GM_OP_FREE && !ta->free_seq)
+                ta->free_seq = e->seq;
+        }
+    }
+}
+
 /* Appends every work event's uses to its allocations' lists (two passes:
  * count, then fill). */
 static int collect_uses(struct gm_tl *t, const struct idmap *map)
@@ -81,9 +98,12 @@ int gm_tl_build(const struct gm_report *r, struct gm_tl *t)
         t->work[i + 1] = t->work[i] + (uint64_t)is_work(t->ev[i]);
     for (size_t k = 0; k < t->nallocs; k++) {
         t->allocs[k].a = &r->allocs[k];
+        t->allocs[k].alloc_seq = r->allocs[k].alloc_seq;
+        t->allocs[k].free_seq = r->allocs[k].free_seq;
         map[k] = (struct idmap){r->allocs[k].id, k};
     }
     qsort(map, t->nallocs, sizeof *map, cmp_id);
+    alloc_free_seqs(t, map);
     rc = collect_uses(t, map);
 out:
     free(map);

@@ -16,6 +16,8 @@ struct gm_tl_use {
 
 struct gm_tl_alloc {
     const struct gm_report_alloc *a;
+    uint64_t alloc_seq, free_seq; /* the allocation's, or else from its alloc/free
+                                     events (free_seq 0: not freed) */
     size_t nuses;
     struct gm_tl_use *uses;     /* copy/set/launch uses, in seq order */
 };

@@ -124,6 +124,30 @@ static void test_late_deallocation(void)
         CHECK_EQ(x->site2->line, 19);
     }
     CHECK_EQ(count(&f, GM_PAT_LATE_FREE, 2), 0);
+    gm_findings_free(&f);
+    /* the same when only the alloc/free events carry the seqs */
+    for (size_t i = 0; i < r->nallocs; i++)
+        r->allocs[i].alloc_seq = r->allocs[i].free_seq = 0;
+    f = run(r, NULL);
+    x = get(&f, GM_PAT_LATE_FREE, 1);
+    CHECK(x && x->gap == 5 && x->seq_to == 10);
+    CHECK_EQ(count(&f, GM_PAT_LATE_FREE, 2), 0);
+    CHECK_EQ(count(&f, GM_PAT_LEAK, 1), 0);
+    done(r, &f);
+}
+
+static void test_unknown_alloc_seq(void)
+{
+    /* allocated before the timeline (no alloc event, alloc_seq 0): no early
+     * allocation can be claimed however late the first use is */
+    struct gm_report *r = gm_report_new();
+    struct gm_report_alloc *a = gm_report_add_alloc(r, 1, 0x1000, 64, "cudaMalloc");
+    a->freed = 0;
+    tl_op(r, GM_OP_LAUNCH, 1, 0, 0, 0, 0, 10);
+    tl_op(r, GM_OP_LAUNCH, 2, 1, GM_USE_READ, 0, 0, 11);
+    struct gm_findings f = run(r, NULL);
+    CHECK_EQ(count(&f, GM_PAT_EARLY_ALLOC, 1), 0);
+    CHECK_EQ(count(&f, GM_PAT_LEAK, 1), 1);
     done(r, &f);
 }
 
@@ -294,6 +318,7 @@ int main(void)
     test_unused_and_leak();
     test_early_allocation();
     test_late_deallocation();
+    test_unknown_alloc_seq();
     test_temporary_idleness();
     test_redundant_allocation();
     test_dead_write();
