@@ -128,6 +128,8 @@ static void fill_allocs(struct gm_report *r, int symbolize)
         gm_report_set_str(&ra->label, a->label);
         ra->device = a->device;
         ra->freed = !a->live;
+        ra->alloc_seq = a->alloc_seq;
+        ra->free_seq = a->free_seq;
         set_site(&ra->alloc_site, a->alloc_site, symbolize);
         if (!a->live) set_site(&ra->free_site, a->free_site, symbolize);
         const struct gm_astat *st = gm_astat_find(a->id);

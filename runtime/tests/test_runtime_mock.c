@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gpumem/alloctab.h"
 #include "gpumem/runtime.h"
 
 void mock_cuda_define_global(const char *name, size_t size);
@@ -25,6 +26,25 @@ int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *dat
 #define MODID "0123456789abcdef"
 #define CTX ((CUcontext)0x10)
 enum { NSITES = 5, WARPS = 1000 };
+
+/* What an allocations handler would do: warp w reads 4 bytes at every 16th
+ * byte of the first KiB of the 4 KiB allocation at 0x10000000 (one 32 B
+ * sector per access; 64 accesses in all, one per lane-group of 2 warps). */
+static void kernel_allocations(void)
+{
+    const struct gm_alloctab *at = mock_cuda_global("gm_alloctab__allocations__" MODID);
+    for (uint32_t i = 0; at && i < at->n; i++) {
+        const struct gm_alloc_range *r = &at->ranges[i];
+        if (r->base != 0x10000000) continue;
+        for (uint64_t off = 0; off < 1024; off += 16) {
+            uint64_t g = off >> at->gran_shift;
+            r->bitmap[g / 32] |= 1u << (g % 32);
+            r->chunks[(off >> at->chunk_shift) * GM_ALLOC_CHUNK_SLOTS + GM_ALLOC_CHUNK_READS] += 1;
+            unsigned rep = (unsigned)(off / 16) % 132 & at->replica_mask;
+            at->counters[((uint64_t)rep * at->n + i) * GM_ALLOC_NSLOTS + GM_ALLOC_READ_SECTORS] += 1;
+        }
+    }
+}
 
 static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name, void *params,
                 const char *sym)
@@ -41,6 +61,7 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
         for (unsigned w = 0; c && w < WARPS; w++)
             for (unsigned s = 0; s < NSITES; s++)
                 if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
+        kernel_allocations();
     }
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(dom, id, &cb);
@@ -65,6 +86,7 @@ static void load_module(const char *cubin)
     mock_cuda_define_global("__gm_sitetab__" MODID, 8);
     mock_cuda_define_global("gm_counters__memops__" MODID, 8);
     mock_cuda_define_global("__gm_replica_mask__" MODID, 4);
+    mock_cuda_define_global("gm_alloctab__allocations__" MODID, sizeof(struct gm_alloctab));
     CUpti_ModuleResourceData md = {.moduleId = 1, .cubinSize = n, .pCubin = img};
     CUpti_ResourceData rd = {.context = CTX, .resourceDescriptor = &md};
     mock_cupti_fire(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);

@@ -19,13 +19,14 @@ def strings():
     tab, offs = b"\0", {"": 0}
     for s in ["vecadd.cu", "_Z6vecaddPKfS0_Pfi", "gm_counters__memops",
               "gm_counters__memops__0123456789abcdef", "count",
-              "__gm_replica_mask", "__gm_replica_mask__0123456789abcdef"]:
+              "__gm_replica_mask", "__gm_replica_mask__0123456789abcdef",
+              "gm_alloctab__allocations", "gm_alloctab__allocations__0123456789abcdef"]:
         offs[s] = len(tab)
         tab += s.encode() + b"\0"
     return tab, offs
 
 
-def build(corrupt):
+def build(corrupt, alloctab=False):
     strs, o = strings()
     f, k = o["vecadd.cu"], o["_Z6vecaddPKfS0_Pfi"]
     sites = [
@@ -42,6 +43,9 @@ def build(corrupt):
     globs = [(o["gm_counters__memops"], o["gm_counters__memops__0123456789abcdef"], 1, 8, 1,
               o["count"]),
              (o["__gm_replica_mask"], o["__gm_replica_mask__0123456789abcdef"], 0, 4, 4, 0)]
+    if alloctab:  # struct gm_alloctab (alloctab.h): 40 bytes
+        globs.append((o["gm_alloctab__allocations"],
+                      o["gm_alloctab__allocations__0123456789abcdef"], 0, 40, 0, 0))
     sites_off = HDR.size
     globals_off = sites_off + SITE.size * len(sites)
     strings_off = globals_off + GLOB.size * len(globs)
@@ -86,9 +90,11 @@ def main():
     ap.add_argument("--corrupt", default="", choices=["", "magic", "version", "abi",
                     "sites-bounds", "unterminated", "string-offset", "event", "modid",
                     "truncate"])
+    ap.add_argument("--alloctab", action="store_true",
+                    help="also list the allocations analysis' table global")
     ap.add_argument("-o", required=True)
     a = ap.parse_args()
-    data = build(a.corrupt)
+    data = build(a.corrupt, a.alloctab)
     if a.inc:
         open(a.o, "w").write(as_include(data))
     elif a.cu:
