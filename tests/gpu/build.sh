@@ -53,7 +53,7 @@ done
 
 # Libraries: everything from the build tree, then whatever the binaries and
 # those libraries resolve outside the system and CUDA directories.
-cp -P "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
+cp -L "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
 for f in "$dev"/bin/* "$dev"/lib/*; do
   [ -f "$f" ] || continue
   ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'
@@ -69,4 +69,5 @@ done
 git -C "$root" rev-parse --short HEAD >"$dev/commit" 2>/dev/null
 echo "$arch" >"$dev/arch"
 echo "devbuild: $(ls "$dev/bin" | wc -l) binaries, $(du -sh "$dev" | cut -f1) in $dev"
+[ "$(du -sm "$dev" | cut -f1)" -lt 64 ] || echo "devbuild: WARNING: over 64 MiB, too large to carry to the GPU machine"
 exit $failed
