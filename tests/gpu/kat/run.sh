@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Runs the known-answer programs on the GPU machine (from the repository
+# root, with build-kat/ from tests/gpu/kat/build.sh). For each program:
+# the hand-computed expectations it prints ("expect ..." lines) go to
+# $OUT/kat/NAME.expect, the runtime's report to $OUT/kat/NAME/ (GPUMEM_OUT);
+# with WITH_NCU=1 also Nsight Compute's sector and wavefront counters of the
+# --gm-off build to $OUT/kat/NAME.ncu.csv. Depends on: sh, the devbuild.
+set -u
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+dev=$root/build-kat
+out=${OUT:-$root/out}/kat
+mkdir -p "$out"
+nvidia-smi >/dev/null 2>&1 || { echo "SKIP: no GPU"; exit 0; }
+metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+metrics=$metrics,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics=$metrics,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum
+rc=0
+for bin in "$dev"/bin/kat_*.inst; do
+  n=$(basename "$bin" .inst)
+  if GPUMEM_OUT="$out/$n" "$bin" >"$out/$n.expect" 2>"$out/$n.stderr"; then
+    echo "ran $n: $(grep -c '^expect' "$out/$n.expect") expectations, report in $out/$n/"
+  else
+    echo "FAILED $n (exit $?): $(tail -3 "$out/$n.stderr")"; rc=1
+  fi
+  if [ "${WITH_NCU:-0}" = 1 ]; then
+    ncu --csv --metrics "$metrics" "$dev/bin/$n.off" >"$out/$n.ncu.csv" 2>&1 || echo "ncu failed on $n"
+  fi
+done
+exit $rc
