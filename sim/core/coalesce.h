@@ -38,7 +38,7 @@ GM_INLINE void coal_sector(struct gm_coal *c, uint64_t sec, uint32_t mask, uint3
     e->bytes[sec & 3] |= mask;
 }
 
-/* Adds bytes [addr, addr+len), len <= 32. */
+/* Adds bytes [addr, addr+len), in sector pieces. */
 GM_INLINE void coal_bytes(struct gm_coal *c, uint64_t addr, uint32_t len)
 {
     while (len) {
@@ -56,11 +56,25 @@ GM_INLINE uint64_t local_phys(uint32_t gwarp, uint32_t lane, uint64_t a)
     return GM_LOCAL_TAG | (uint64_t)gwarp << 32 | (((off >> 2) * 32 + lane) * 4 + (off & 3));
 }
 
+/* 1 when all 32 lanes are active and lane k is at addr[0] + k * width: the
+ * warp touches one contiguous range (the common coalesced access). */
+GM_INLINE int gm_contiguous(const struct gm_access *a, uint32_t width)
+{
+    if (a->active != GM_FULL || width > 16) return 0;
+    uint64_t a0 = a->addr[0], bad = 0;
+    for (uint32_t k = 1; k < 32; k++) bad |= a->addr[k] ^ (a0 + (uint64_t)k * width);
+    return bad == 0;
+}
+
 /* Coalesces piece j of access a into c (c->n reset here). */
 GM_INLINE void gm_coalesce(struct gm_coal *c, const struct gm_access *a, uint32_t width,
                            uint32_t j, int local)
 {
     c->n = 0;
+    if (!local && gm_contiguous(a, width)) {   /* same result, one range */
+        coal_bytes(c, a->addr[0], 32 * width);
+        return;
+    }
     uint32_t len = width - 16 * j < 16 ? width - 16 * j : 16;
     uint32_t m = a->active;
     uint32_t gwarp = (uint32_t)a->smid * 64 + a->warp_slot;

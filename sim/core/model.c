@@ -160,16 +160,21 @@ static void do_line(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1,
 static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
 {
     struct gm_cache *c = &s->l1[sm];
-    if (s->l1_gen[sm] != s->gen) {
-        if (!c->lines || (uint64_t)c->sets * c->ways * GM_LINE_BYTES != s->l1_bytes) {
-            gm_cache_destroy(c);
-            gm_cache_init(c, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl, GM_HASH_MOD);
-        } else {
-            gm_cache_reset(c);
-        }
+    if (s->l1_gen[sm] != s->gen) {   /* first access of this launch: empty L1 */
+        gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways,
+                         s->cfg.l1_repl, GM_HASH_MOD);
         s->l1_gen[sm] = s->gen;
     }
     return c;
+}
+
+void gm_model_prefetch(const struct gm_sim *s, const struct gm_access *a)
+{
+    if (!a->active || (a->space != GM_SPACE_GLOBAL && a->space != GM_SPACE_GENERIC)) return;
+    uint64_t line = a->addr[__builtin_ctz(a->active)] >> 7;
+    uint32_t sm = a->smid % s->cfg.sm_count;
+    if (s->l1_gen[sm] == s->gen && s->l1[sm].tags) gm_cache_prefetch(&s->l1[sm], gm_cache_set(&s->l1[sm], line));
+    gm_cache_prefetch(&s->l2, gm_cache_set(&s->l2, line));
 }
 
 void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a,
@@ -187,7 +192,6 @@ void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_acce
     int local = a->space == GM_SPACE_LOCAL;
     uint32_t width = a->width ? a->width : 1, nact = (uint32_t)__builtin_popcount(a->active);
     struct gm_cache *l1 = sm_l1(s, a->smid % s->cfg.sm_count);
-    if (!l1->lines) { w->oom = 1; return; }
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
     for (uint32_t j = 0; 16 * j < width; j++) {

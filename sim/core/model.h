@@ -38,10 +38,13 @@ struct gm_sim {
     struct gm_cache *l1;                /* sm_count */
     uint32_t *l1_gen, gen;              /* lazy reset per launch */
     uint64_t l1_bytes;                  /* of the current launch */
+    char *l1_arena;                     /* all SMs' L1 state, huge pages */
+    size_t l1_stride, l1_arena_bytes;
     struct gm_live *live;               /* sorted by base */
     uint32_t nlive, cap_live, nallocs;
     uint32_t *mod_base, *mod_n, nmods;  /* site index = mod_base[m] + site; 0 = unknown */
     uint32_t nsites;
+    uint32_t have_allocs, have_sites;  /* entries in every counter array */
     struct gm_worker *w;                /* cfg.threads workers */
     struct gm_counts *allocs, *sites;   /* merged */
     /* parallel driver */
@@ -58,6 +61,10 @@ struct gm_sim {
 /* Record processing. emit == NULL: serial (L2 accessed at once). */
 void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a,
                      uint32_t rec, int parallel);
+/* Prefetches the L1 and L2 tag rows of a record's first line (a record
+ * GM_PREFETCH_AHEAD ahead of the one being simulated). */
+#define GM_PREFETCH_AHEAD 8
+void gm_model_prefetch(const struct gm_sim *s, const struct gm_access *a);
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);

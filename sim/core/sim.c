@@ -23,8 +23,10 @@ static int size_counters(struct gm_sim *s, uint32_t na, uint32_t ns)
     for (uint32_t t = 0; t <= s->cfg.threads; t++) {
         struct gm_counts **a = t < s->cfg.threads ? &s->w[t].allocs : &s->allocs;
         struct gm_counts **c = t < s->cfg.threads ? &s->w[t].sites : &s->sites;
-        if (grow_counts(a, s->nallocs + 1, na + 1) || grow_counts(c, s->nsites, ns)) return -1;
+        if (grow_counts(a, s->have_allocs, na + 1) || grow_counts(c, s->have_sites, ns)) return -1;
     }
+    s->have_allocs = na + 1;
+    s->have_sites = ns;
     return 0;
 }
 
@@ -37,7 +39,6 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     s->l1 = calloc(c->sm_count, sizeof *s->l1);
     s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
     s->w = calloc(c->threads, sizeof *s->w);
-    s->nsites = 1;   /* index 0: unknown site */
     if (!s->l1 || !s->l1_gen || !s->w || size_counters(s, 0, 1) ||
         gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
         (c->threads > 1 && gm_parallel_start(s))) {
@@ -45,6 +46,7 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
         *err = "out of memory";
         return NULL;
     }
+    s->nsites = 1;   /* index 0: unknown site */
     return s;
 }
 
@@ -52,7 +54,7 @@ void gm_sim_free(struct gm_sim *s)
 {
     if (!s) return;
     if (s->tid) gm_parallel_stop(s);
-    for (uint32_t i = 0; s->l1 && i < s->cfg.sm_count; i++) gm_cache_destroy(&s->l1[i]);
+    gm_big_free(s->l1_arena);
     gm_cache_destroy(&s->l2);
     for (uint32_t t = 0; s->w && t < s->cfg.threads; t++) {
         free(s->w[t].allocs);
@@ -129,7 +131,15 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
 {
     const char *m = gm_sim_config_check(&s->cfg, carveout);
     if (m) return m;
-    s->l1_bytes = gm_sim_l1_bytes(&s->cfg, carveout);
+    uint64_t l1 = gm_sim_l1_bytes(&s->cfg, carveout);
+    size_t stride = gm_cache_arena_size(l1, s->cfg.l1_ways);
+    if (!s->l1_arena || stride != s->l1_stride) {
+        gm_big_free(s->l1_arena);
+        s->l1_arena = gm_big_alloc(stride * s->cfg.sm_count);
+        if (!s->l1_arena) return "out of memory for L1 state";
+        s->l1_stride = stride;
+    }
+    s->l1_bytes = l1;
     s->gen++;
     return NULL;
 }
@@ -137,7 +147,10 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
     if (s->cfg.threads > 1) { gm_parallel_feed(s, recs, n); return; }
-    for (size_t i = 0; i < n; i++) gm_model_record(s, &s->w[0], &recs[i], 0, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (i + GM_PREFETCH_AHEAD < n) gm_model_prefetch(s, &recs[i + GM_PREFETCH_AHEAD]);
+        gm_model_record(s, &s->w[0], &recs[i], 0, 0);
+    }
 }
 
 /* Moves per-thread counters into the merged arrays; returns their sum. */
@@ -167,8 +180,9 @@ void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
     struct gm_cache *c = &s->l2;
     struct gm_counts sum = {0};
     for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
-        struct gm_line *e = &c->lines[i];
-        if (!e->tag || !e->dirty) continue;
+        uint64_t set0 = i - i % c->ways;
+        struct gm_line *e = &c->data[set0 + (c->repl == GM_REPL_PLRU ? i % c->ways : c->slot[i])];
+        if (!c->tags[i] || !e->dirty) continue;
         uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
         s->allocs[e->owner_alloc].dram_wr += n;
         s->sites[e->owner_site].dram_wr += n;

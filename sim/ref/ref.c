@@ -219,13 +219,18 @@ static void one(struct gm_ref *r, const struct gm_access *x)
         uint32_t len = width - 16 * j < 16 ? width - 16 * j : 16, n = 0;
         for (int k = 0; k < 32; k++) {
             if (!(x->active >> k & 1)) continue;
-            for (uint32_t b = 0; b < len; b++) {
-                uint64_t p = phys(x, k, x->addr[k] + 16 * j + b, local);
+            uint64_t b = 0;
+            while (b < len) {   /* one piece per sector (global) or word (local) */
+                uint64_t v = x->addr[k] + 16 * j + b, p = phys(x, k, v, local);
+                uint64_t room = local ? 4 - v % 4 : 32 - p % 32, m = len - b < room ? len - b : room;
                 uint32_t i = 0;
                 while (i < n && e[i].line != p / 128) i++;
                 if (i == n) { memset(&e[n], 0, sizeof e[n]); e[n].line = p / 128; e[n].first = p % 128; n++; }
-                e[i].touched[p / 32 % 4] = 1;
-                e[i].bytes[p / 32 % 4] |= 1u << (p % 32);
+                for (uint64_t q = p; q < p + m; q++) {
+                    e[i].touched[q / 32 % 4] = 1;
+                    e[i].bytes[q / 32 % 4] |= 1u << (q % 32);
+                }
+                b += m;
             }
         }
         uint32_t a0 = local ? 0 : alloc_of(r, e[0].line * 128 + e[0].first);

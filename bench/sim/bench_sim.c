@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Simulator benchmark: sector accesses per second of the fast simulator
+ * (1..N threads) and of the reference model, on generated workloads, and a
+ * check that all of them give identical counts. Generation is not timed.
+ * usage: bench_sim [--threads-max N] [--chunks C] [--preset P]
+ * Depends on libgmsim only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gpumem/sim.h"
+
+#ifndef CHUNK
+#define CHUNK 65536
+#endif
+
+enum wl { WL_STREAM, WL_GATHER, WL_STENCIL, WL_N };
+static const char *wl_name[WL_N] = {"stream", "gather", "stencil"};
+
+static uint64_t rnd(uint64_t *x) { *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17; return *x; }
+
+/* Chunk c of workload w: 132 SMs, 48 warps each, records round-robin. */
+static void gen(struct gm_access *a, enum wl w, uint32_t c)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull * (c + 1) + w;
+    for (uint32_t i = 0; i < CHUNK; i++) {
+        uint64_t g = (uint64_t)c * CHUNK + i;       /* global warp-instruction number */
+        struct gm_access *r = &a[i];
+        memset(r, 0, sizeof *r);
+        r->active = 0xffffffffu;
+        r->smid = (uint16_t)(g % 132);
+        r->warp_slot = (uint8_t)(g / 132 % 48);
+        r->width = 4;
+        r->space = 1;
+        r->kind = (g % 4 == 3) ? 2 : 1;             /* 1 store per 3 loads */
+        uint64_t base = 0x7f0000000000ull;
+        for (int k = 0; k < 32; k++) {
+            if (w == WL_STREAM) r->addr[k] = base + (g * 32 + (uint64_t)k) * 4 % (1ull << 30);
+            else if (w == WL_GATHER) r->addr[k] = base + (rnd(&x) % (64ull << 20) & ~3ull);
+            else r->addr[k] = base + ((g / 3 % 8192) * 4096 + (g % 3) * 4096 + (uint64_t)k * 4) % (256ull << 20);
+        }
+    }
+}
+
+static int cpu_clock;   /* --cpu: time with this process's CPU clock */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs one simulator configuration over the workload; returns seconds. */
+static double run_fast(const struct gm_sim_config *c, enum wl w, uint32_t chunks, struct gm_access *buf,
+                       struct gm_counts *out)
+{
+    const char *err;
+    struct gm_sim *s = gm_sim_new(c, &err);
+    if (!s) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
+    gm_sim_alloc(s, 0x7f0000000000ull, 1ull << 30);
+    gm_sim_begin(s, 0);
+    double t = 0;
+    for (uint32_t ch = 0; ch < chunks; ch++) {
+        gen(buf, w, ch);
+        double t0 = now();
+        gm_sim_feed(s, buf, CHUNK);
+        t += now() - t0;
+    }
+    memset(out, 0, sizeof *out);
+    gm_sim_end(s, out);
+    gm_sim_free(s);
+    return t;
+}
+
+static double run_ref(const struct gm_sim_config *c, enum wl w, uint32_t chunks, struct gm_access *buf,
+                      struct gm_counts *out)
+{
+    struct gm_ref *r = gm_ref_new(c);
+    gm_ref_alloc(r, 0x7f0000000000ull, 1ull << 30);
+    gm_ref_begin(r, 0);
+    double t = 0;
+    for (uint32_t ch = 0; ch < chunks; ch++) {
+        gen(buf, w, ch);
+        double t0 = now();
+        gm_ref_feed(r, buf, CHUNK);
+        t += now() - t0;
+    }
+    memset(out, 0, sizeof *out);
+    gm_ref_end(r, out);
+    gm_ref_free(r);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t tmax = 2, chunks = 8;
+    const char *preset = "h100";
+    int noref = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--cpu")) { cpu_clock = 1; continue; }
+        if (!strcmp(argv[i], "--no-ref")) { noref = 1; continue; }
+        if (i + 1 == argc) { fprintf(stderr, "bench_sim: %s needs a value\n", argv[i]); return 2; }
+        if (!strcmp(argv[i], "--threads-max")) tmax = (uint32_t)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--chunks")) chunks = (uint32_t)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--preset")) preset = argv[i + 1];
+        else { fprintf(stderr, "bench_sim: unknown option %s\n", argv[i]); return 2; }
+        i++;
+    }
+    struct gm_sim_config c;
+    if (gm_sim_preset(&c, preset)) { fprintf(stderr, "bench_sim: unknown preset %s\n", preset); return 2; }
+    struct gm_access *buf = malloc(CHUNK * sizeof *buf);
+    if (!buf) return 1;
+    int bad = 0;
+    printf("| workload | records | sector accesses | reference M/s | threads | fast M/s | vs reference | vs 1 thread | counts |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    for (int w = 0; w < WL_N; w++) {
+        struct gm_counts ref, one, cur;
+        double tr = noref ? 0 : run_ref(&c, w, chunks, buf, &ref), t1 = 0;
+        for (uint32_t t = 1; t <= tmax; t *= 2) {
+            c.threads = t;
+            double tf = run_fast(&c, w, chunks, buf, &cur);
+            if (t == 1) { t1 = tf; one = cur; }
+            if (noref) ref = one;
+            int same = !memcmp(&cur, &ref, sizeof cur) && !memcmp(&cur, &one, sizeof cur);
+            bad |= !same;
+            printf("| %s | %u | %llu | %.1f | %u | %.1f | %.1fx | %.2fx | %s |\n", wl_name[w], chunks * CHUNK,
+                   (unsigned long long)cur.sectors, (double)ref.sectors / tr / 1e6, t,
+                   (double)cur.sectors / tf / 1e6, tr / tf, t1 / tf, same ? "identical" : "DIFFERENT");
+            if (t < tmax && 2 * t > tmax) t = tmax / 2;   /* always end at tmax */
+        }
+    }
+    free(buf);
+    return bad;
+}
