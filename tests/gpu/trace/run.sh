@@ -102,9 +102,9 @@ expect chase "$L 0 _Z5chasePKjPji records=100[1-2] dropped=0 .* l1_ld=1000 " "10
 offline chase
 
 # 5. small traces for the README demo
-trace demo_va vector_add.trace 65536 0
+trace demo_va vector_add.trace 65536 1
 cp "$work/demo_va.gmt" "$out/traces/vector_add_64k.gmt" 2>/dev/null
-trace demo_chase pointer_chase.trace 4096 33 20000 0
+trace demo_chase pointer_chase.trace 4096 33 20000 1
 cp "$work/demo_chase.gmt" "$out/traces/pointer_chase_16k.gmt" 2>/dev/null
 ls -l "$out/traces" | sed 's/^/  /'
 echo "$pass passed, $fail failed"
