@@ -133,11 +133,36 @@ static int open_sink(CUdevice dev)
     return 0;
 }
 
+/* Buffer-pointer globals known to hold NULL, so untraced launches of a
+ * filtered-out kernel cost no copy. A fresh module at a reused address
+ * holds NULL too, so a stale entry is harmless. */
+#define NULLS 256
+static CUdeviceptr g_nulls[NULLS];
+
+static int is_null(CUdeviceptr a)
+{
+    for (int i = 0; i < NULLS; i++)
+        if (g_nulls[i] == a) return 1;
+    return 0;
+}
+
+static void set_null(CUdeviceptr a, int null)
+{
+    for (int i = 0; i < NULLS; i++) {
+        if (null ? g_nulls[i] == 0 : g_nulls[i] == a) {
+            g_nulls[i] = null ? a : 0;
+            return;
+        }
+    }
+}
+
 /* Untraced launch: make sure its modules do not write into the ring. */
 static void disarm(struct modglobals *g, int n, struct trace_ctx *x)
 {
     uint64_t null = 0;
-    for (int i = 0; x && i < n; i++) gm_trace_dev_write(&x->dev, g[i].buf, &null, sizeof null);
+    for (int i = 0; x && i < n; i++)
+        if (!is_null(g[i].buf) && gm_trace_dev_write(&x->dev, g[i].buf, &null, sizeof null) == 0)
+            set_null(g[i].buf, 1);
 }
 
 static void describe(const struct gm_trace_launch_args *a, struct trace_ctx *x,
@@ -163,6 +188,7 @@ static int arm_modules(struct modglobals *g, int n, struct trace_ctx *x)
         uint64_t p = (uint64_t)x->dev.buf;
         if (idx < 0 || (g[i].module && gm_trace_dev_write(&x->dev, g[i].module, &m, sizeof m)) ||
             gm_trace_dev_write(&x->dev, g[i].buf, &p, sizeof p)) return -1;
+        set_null(g[i].buf, 0);
     }
     return 0;
 }
