@@ -7,6 +7,7 @@
  * guard and are not seen. Depends on CUPTI/CUDA; never on LLVM.
  */
 #include "rt.h"
+#include "trace_session.h"
 
 #include <string.h>
 
@@ -76,7 +77,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain d, CUpti_CallbackId
         on_resource(cbid, data);
         return;
     }
-    if (gm_tls()->in_runtime) return;
+    if (gm_tls()->in_runtime || gm_trace_internal()) return;
     on_api(d, cbid, data);
 }
 

@@ -9,6 +9,7 @@
  * Depends on the CUDA driver API (via gm_cu) and CUPTI; never on LLVM.
  */
 #include "rt.h"
+#include "trace_session.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,14 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
         gm_cu.cuCtxGetDevice(&dev);
         reset_counters(fi, d->stream);
         for (uint32_t i = 0; i < fi->nmods; i++) gm_alloctab_enter(fi->mods[i], d->stream, (int)dev);
+        struct gm_trace_launch_args ta = {
+            .func = (CUfunction)d->fn, .name = fi->name, .dyn_shared = d->shmem,
+            .stream = d->stream, .modules = &gm_st.reg, .allocs = &gm_st.allocs };
+        memcpy(ta.grid, d->grid, sizeof ta.grid);
+        memcpy(ta.block, d->block, sizeof ta.block);
+        pthread_mutex_lock(&gm_st.lock);
+        gm_trace_launch_begin(&ta);
+        pthread_mutex_unlock(&gm_st.lock);
     }
     GM_GUARD_END();
     if (inst) { /* keep launch_lock until exit */
@@ -381,6 +390,7 @@ static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *
         if (r == CUDA_SUCCESS) collect(fi, t->launch_seq);
         else gm_warn("kernel %s failed (%s); its counters are not read", fi->name, gm_cu_err(r));
     }
+    gm_trace_launch_end();
     GM_GUARD_END();
     pthread_mutex_unlock(&gm_st.launch_lock);
 }

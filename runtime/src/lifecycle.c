@@ -8,6 +8,7 @@
  * GPUMEM_SYMBOLIZE, GPUMEM_VERBOSE (docs/runtime.md). No LLVM.
  */
 #include "rt.h"
+#include "trace_session.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -81,6 +82,7 @@ static void write_report(int end_kind, int status, int in_signal)
 void gm_report_all(int end_kind, int status, int in_signal)
 {
     if (!gm_st.active || atomic_exchange(&g_reported, 1)) return;
+    if (!in_signal) gm_trace_shutdown();   /* online simulation report, trace file */
     write_report(end_kind, status, in_signal);
     gm_st.active = 0;
 }
