@@ -2,8 +2,9 @@
 /*
  * CUDA driver side of tracing (see trace_cuda.h). The ring lives in device
  * memory so the handler's atomics stay in L2; the drain thread copies the
- * header, the commit words (one strided 2D copy) and then the committed
- * slots through a non-blocking stream, which runs while the kernel runs
+ * header, the pending slots (for their commit words) and then again the
+ * slots already seen committed, through a non-blocking stream that runs
+ * while the kernel runs
  * (the pattern NVBit's channel uses). Depends on the CUDA headers and
  * libdl only; no CUPTI, no runtime core, no simulator.
  */
@@ -33,7 +34,6 @@ static struct {
     CUresult (*MemFreeHost)(void *);
     CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
     CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-    CUresult (*Memcpy2DAsync)(const CUDA_MEMCPY2D *, CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
     CUresult (*KernelGetLibrary)(CUlibrary *, CUkernel);
     CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
@@ -60,7 +60,6 @@ static const struct { const char *name; void **fn; } cu_syms[] = {
     { "cuMemFreeHost", (void **)&cu.MemFreeHost },
     { "cuMemcpyHtoDAsync_v2", (void **)&cu.MemcpyHtoDAsync },
     { "cuMemcpyDtoHAsync_v2", (void **)&cu.MemcpyDtoHAsync },
-    { "cuMemcpy2DAsync_v2", (void **)&cu.Memcpy2DAsync },
     { "cuMemsetD8Async", (void **)&cu.MemsetD8Async },
     { "cuKernelGetLibrary", (void **)&cu.KernelGetLibrary },
     { "cuLibraryGetGlobal", (void **)&cu.LibraryGetGlobal },
@@ -196,21 +195,18 @@ static CUdeviceptr slot_addr(const struct gm_trace_dev *d, uint64_t pos)
     return d->buf + GM_TRACE_BUF_HDR_SIZE + pos * GM_TRACE_REC_SIZE;
 }
 
+/* Commit words of n slots: the slots are copied whole (a plain 1D copy,
+ * which the copy engines run while the kernel runs; a strided 2D copy
+ * might not be) and their commit words picked out. */
 static int op_commits(void *dev, uint64_t pos, uint64_t n, uint32_t *out)
 {
     struct gm_trace_dev *d = dev;
-    CUDA_MEMCPY2D c = {
-        .srcMemoryType = CU_MEMORYTYPE_DEVICE,
-        .srcDevice = slot_addr(d, pos) + offsetof(struct gm_trace_rec, commit),
-        .srcPitch = GM_TRACE_REC_SIZE,
-        .dstMemoryType = CU_MEMORYTYPE_HOST,
-        .dstHost = d->pinned + PIN_COMMITS,
-        .dstPitch = 4,
-        .WidthInBytes = 4,
-        .Height = n,
-    };
-    if (n > d->batch || CALL(cu.Memcpy2DAsync(&c, d->stream)) || sync(d)) return -1;
-    memcpy(out, d->pinned + PIN_COMMITS, n * 4);
+    unsigned char *stage = d->pinned + PIN_COMMITS + d->batch * 4;
+    if (n > d->batch) return -1;
+    if (CALL(cu.MemcpyDtoHAsync(stage, slot_addr(d, pos), n * GM_TRACE_REC_SIZE, d->stream)) ||
+        sync(d)) return -1;
+    for (uint64_t i = 0; i < n; i++)
+        memcpy(&out[i], stage + i * GM_TRACE_REC_SIZE + offsetof(struct gm_trace_rec, commit), 4);
     return 0;
 }
 
