@@ -101,10 +101,12 @@ GM_INL int al_lane(uint64_t addr, uint32_t info, uint64_t value, uint32_t *mask,
 {
     uint32_t n = GM_INFO_WIDTH(info);
     if (info & GM_INFO_MEMINTR) n = value < 0x10000000u ? (uint32_t)value : 0x10000000u;
-    uint32_t m = gm_active();
+    uint32_t act = gm_active();
+    int global = n && gm_resolve_space(addr, info) == GM_SPACE_GLOBAL;
+    uint32_t m = __ballot_sync(act, global);
     int i = -1;
-    if (n && gm_resolve_space(addr, info) == GM_SPACE_GLOBAL) i = al_find(m, addr);
-    m = __ballot_sync(m, i >= 0);
+    if (global) i = al_find(m, addr);             /* every lane of m calls it */
+    m = __ballot_sync(act, i >= 0);
     if (i >= 0) *mask = __match_any_sync(m, i);
     *len = n;
     return i;

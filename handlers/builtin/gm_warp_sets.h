@@ -7,12 +7,6 @@
 #define GM_WARP_SETS_H
 #include <gpumem/handler.h>
 
-/* Number of distinct 32-bit values among the lanes of mask. */
-GM_INL uint32_t gm_unique_count32(uint32_t mask, uint32_t v)
-{
-    return gm_ballot_count(mask, (__match_any_sync(mask, v) & gm_lanemask_lt()) == 0);
-}
-
 /* Minimum of a 64-bit value over the lanes of mask (all of them call). */
 GM_INL uint64_t gm_warp_min64(uint32_t mask, uint64_t v)
 {
