@@ -3,7 +3,7 @@
  * Simulator benchmark: sector accesses per second of the fast simulator
  * (1..N threads) and of the reference model, on generated workloads, and a
  * check that all of them give identical counts. Generation is not timed.
- * usage: bench_sim [--threads-max N] [--chunks C] [--preset P]
+ * usage: bench_sim [--threads-max N] [--chunks C] [--preset P] [--set key=value]... [--cpu] [--no-ref]
  * Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 {
     uint32_t tmax = 2, chunks = 8;
     const char *preset = "h100";
-    int noref = 0;
+    int noref = 0, nset = 0;
+    const char *sets[16];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cpu")) { cpu_clock = 1; continue; }
         if (!strcmp(argv[i], "--no-ref")) { noref = 1; continue; }
@@ -106,11 +107,21 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--threads-max")) tmax = (uint32_t)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--chunks")) chunks = (uint32_t)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--preset")) preset = argv[i + 1];
+        else if (!strcmp(argv[i], "--set")) { if (nset < 16) sets[nset++] = argv[i + 1]; }
         else { fprintf(stderr, "bench_sim: unknown option %s\n", argv[i]); return 2; }
         i++;
     }
     struct gm_sim_config c;
     if (gm_sim_preset(&c, preset)) { fprintf(stderr, "bench_sim: unknown preset %s\n", preset); return 2; }
+    for (int i = 0; i < nset; i++) {   /* --set key=value overrides */
+        char k[64];
+        const char *eq = strchr(sets[i], '='), *m;
+        snprintf(k, sizeof k, "%.*s", eq ? (int)(eq - sets[i]) : 0, sets[i]);
+        if (!eq || (m = gm_sim_config_set(&c, k, eq + 1))) {
+            fprintf(stderr, "bench_sim: --set %s: %s\n", sets[i], eq ? m : "expected key=value");
+            return 2;
+        }
+    }
     struct gm_access *buf = malloc(CHUNK * sizeof *buf);
     if (!buf) return 1;
     int bad = 0;
@@ -126,9 +137,14 @@ int main(int argc, char **argv)
             if (noref) ref = one;
             int same = !memcmp(&cur, &ref, sizeof cur) && !memcmp(&cur, &one, sizeof cur);
             bad |= !same;
-            printf("| %s | %u | %llu | %.1f | %u | %.1f | %.1fx | %.2fx | %s |\n", wl_name[w], chunks * CHUNK,
-                   (unsigned long long)cur.sectors, (double)ref.sectors / tr / 1e6, t,
-                   (double)cur.sectors / tf / 1e6, tr / tf, t1 / tf, same ? "identical" : "DIFFERENT");
+            char rs[32] = "-", rr[32] = "-";
+            if (!noref) {
+                snprintf(rs, sizeof rs, "%.1f", (double)ref.sectors / tr / 1e6);
+                snprintf(rr, sizeof rr, "%.1fx", tr / tf);
+            }
+            printf("| %s | %u | %llu | %s | %u | %.1f | %s | %.2fx | %s |\n", wl_name[w], chunks * CHUNK,
+                   (unsigned long long)cur.sectors, rs, t, (double)cur.sectors / tf / 1e6, rr, t1 / tf,
+                   same ? "identical" : "DIFFERENT");
             if (t < tmax && 2 * t > tmax) t = tmax / 2;   /* always end at tmax */
         }
     }

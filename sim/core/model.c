@@ -54,8 +54,10 @@ void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q
     if (q->op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
     else if (q->op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit += !!e; S->l2_wr_hit += !!e; }
     else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
-    uint32_t parts = s->cfg.l2_partitions;
-    if (parts > 1 && q->set / (c->sets / parts) != q->smid % parts) { A->l2_far++; S->l2_far++; }
+    if (s->cfg.l2_partitions > 1 && gm_partition(s, q->set) != q->smid % s->cfg.l2_partitions) {
+        A->l2_far++;
+        S->l2_far++;
+    }
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert(c, q->set, q->line + 1, &victim);

@@ -44,7 +44,8 @@ struct gm_sim {
     uint32_t nlive, cap_live, nallocs;
     uint32_t *mod_base, *mod_n, nmods;  /* site index = mod_base[m] + site; 0 = unknown */
     uint32_t nsites;
-    uint32_t have_allocs, have_sites;  /* entries in every counter array */
+    uint32_t have_allocs, have_sites;
+    uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
     struct gm_worker *w;                /* cfg.threads workers */
     struct gm_counts *allocs, *sites;   /* merged */
     /* parallel driver */
@@ -57,6 +58,12 @@ struct gm_sim {
     size_t idx_cap;
     int stop;
 };
+
+/* L2 partition of a set: set / (sets / partitions), by multiplication. */
+static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)
+{
+    return s->part_fm ? (uint32_t)(((unsigned __int128)s->part_fm * set) >> 64) : set;
+}
 
 /* Record processing. emit == NULL: serial (L2 accessed at once). */
 void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a,

@@ -47,6 +47,8 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
         return NULL;
     }
     s->nsites = 1;   /* index 0: unknown site */
+    uint64_t per = s->l2.sets / c->l2_partitions;
+    s->part_fm = per > 1 ? UINT64_MAX / per + 1 : 0;
     return s;
 }
 
