@@ -26,7 +26,8 @@ static void push_prefixed(struct gm_strvec *cmd, const char *prefix, const struc
 static void cuda_device_flags(const struct gm_opts *o, struct gm_strvec *cmd)
 {
     if (o->debug_dev) {
-        push_all(cmd, (const char *[]){"-Xarch_device", "-g", "--cuda-noopt-device-debug", NULL});
+        /* no device -O: clang then compiles device code at -O0 and runs ptxas -g */
+        push_all(cmd, (const char *[]){"-Xarch_device", "-g", NULL});
     } else {
         push_all(cmd, (const char *[]){"-Xarch_device", "-O3", "-Xarch_device", "-gline-tables-only", NULL});
     }
