@@ -26,6 +26,7 @@ struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab)
     }
     k->name = name;
     k->tab = tab;
+    k->gpu_ns = -1;
     HASH_ADD_KEYPTR(hh, gm_st.kstats, k->key, strlen(k->key), k);
     return k;
 }

@@ -259,6 +259,27 @@ static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
 
 /* ---- entry and exit ----------------------------------------------------- */
 
+/* Remember a GPU the first time a launch runs on it (under gm_st.lock). */
+static void note_device(CUdevice dev)
+{
+    for (unsigned i = 0; i < gm_st.ndevices; i++)
+        if (gm_st.devices[i].ordinal == (int)dev) return;
+    if (dev < 0 || gm_st.ndevices >= sizeof gm_st.devices / sizeof gm_st.devices[0]) return;
+    struct gm_device_info *d = &gm_st.devices[gm_st.ndevices++];
+    int l2 = 0;
+    size_t mem = 0;
+    memset(d, 0, sizeof *d);
+    d->ordinal = (int)dev;
+    gm_cu.cuDeviceGetName(d->name, sizeof d->name - 1, dev);
+    gm_cu.cuDeviceGetAttribute(&d->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    gm_cu.cuDeviceGetAttribute(&d->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    gm_cu.cuDeviceGetAttribute(&d->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    gm_cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev);
+    gm_cu.cuDeviceTotalMem(&mem, dev);
+    d->l2_bytes = (uint64_t)l2;
+    d->global_mem = mem;
+}
+
 static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
 {
     struct gm_tls *t = gm_tls();
@@ -271,8 +292,10 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     gm_cu.cuCtxGetDevice(&dev);
     e.device = (uint16_t)dev;
     pthread_mutex_lock(&gm_st.lock);
+    note_device(dev);
     gm_st.launches++;
     gm_st.inst_launches += inst;
+    t->launch_rec = gm_st.nlaunch_recs;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
     if (gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
         size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
@@ -284,6 +307,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
         *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,
                                     .stream = e.stream, .device = (int)dev, .api = e.api,
                                     .callsite = e.callsite, .t_ns = e.t_ns, .instrumented = inst,
+                                    .gpu_ns = -1,
                                     .tab = (fi && fi->nmods) ? fi->mods[0]->tab : NULL};
         memcpy(l->grid, d->grid, sizeof l->grid);
         memcpy(l->block, d->block, sizeof l->block);
@@ -316,6 +340,44 @@ static int capturing(CUstream s)
     return r == CUDA_SUCCESS && st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* Kernel time with CUDA events around the launch (after the counter resets). */
+static void timer_start(CUstream s)
+{
+    struct gm_tls *t = gm_tls();
+    t->ev[0] = t->ev[1] = NULL;
+    if (gm_cu.cuEventCreate(&t->ev[0], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+        gm_cu.cuEventCreate(&t->ev[1], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+        gm_cu.cuEventRecord(t->ev[0], s) != CUDA_SUCCESS) {
+        if (t->ev[0]) gm_cu.cuEventDestroy(t->ev[0]);
+        if (t->ev[1]) gm_cu.cuEventDestroy(t->ev[1]);
+        t->ev[0] = t->ev[1] = NULL;
+    }
+}
+
+/* After the stream was synchronised: the kernel's time in ns, or -1. */
+static int64_t timer_stop(void)
+{
+    struct gm_tls *t = gm_tls();
+    float ms = -1.0f;
+    if (!t->ev[0]) return -1;
+    if (gm_cu.cuEventElapsedTime(&ms, t->ev[0], t->ev[1]) != CUDA_SUCCESS) ms = -1.0f;
+    gm_cu.cuEventDestroy(t->ev[0]);
+    gm_cu.cuEventDestroy(t->ev[1]);
+    t->ev[0] = t->ev[1] = NULL;
+    return ms < 0 ? -1 : (int64_t)((double)ms * 1e6);
+}
+
+static void add_time(const struct gm_fninfo *fi, int64_t ns)
+{
+    pthread_mutex_lock(&gm_st.lock);
+    if (gm_tls()->launch_rec < gm_st.nlaunch_recs) gm_st.launch_recs[gm_tls()->launch_rec].gpu_ns = ns;
+    for (uint32_t i = 0; ns >= 0 && i < fi->nmods; i++) {
+        struct gm_kstat *k = gm_kstat_get(fi->name, fi->mods[i]->tab);
+        if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
+    }
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
 static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d)
 {
     if (capturing(d->stream)) {
@@ -334,6 +396,7 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
         gm_cu.cuCtxGetDevice(&dev);
         reset_counters(fi, d->stream);
         for (uint32_t i = 0; i < fi->nmods; i++) gm_alloctab_enter(fi->mods[i], d->stream, (int)dev);
+        timer_start(d->stream);
         struct gm_trace_launch_args ta = {
             .func = (CUfunction)d->fn, .name = fi->name, .dyn_shared = d->shmem,
             .stream = d->stream, .modules = &gm_st.reg, .allocs = &gm_st.allocs };
@@ -386,10 +449,13 @@ static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *
     GM_GUARD_BEGIN();
     if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
         /* the cost of exact per-launch counters: the host waits for the kernel */
+        if (t->ev[1]) gm_cu.cuEventRecord(t->ev[1], d->stream);
         CUresult r = gm_cu.cuStreamSynchronize(d->stream);
+        if (r == CUDA_SUCCESS) add_time(fi, timer_stop());
         if (r == CUDA_SUCCESS) collect(fi, t->launch_seq);
         else gm_warn("kernel %s failed (%s); its counters are not read", fi->name, gm_cu_err(r));
     }
+    if (t->ev[0]) timer_stop(); /* launch failed: free the events */
     gm_trace_launch_end();
     GM_GUARD_END();
     pthread_mutex_unlock(&gm_st.launch_lock);

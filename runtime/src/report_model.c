@@ -60,6 +60,17 @@ static const char *set_name(const struct gm_rt_sitetab *t, const struct gm_sitet
     return strncmp(n, GM_COUNTERS_PREFIX, p) == 0 ? n + p : n;
 }
 
+static void fill_devices(struct gm_report *r)
+{
+    for (unsigned i = 0; i < gm_st.ndevices; i++) {
+        const struct gm_device_info *d = &gm_st.devices[i];
+        struct gm_report_device *rd = gm_report_add_device(r, d->ordinal, d->name);
+        if (!rd) continue;
+        rd->cc_major = d->cc_major, rd->cc_minor = d->cc_minor, rd->sm_count = d->sm_count;
+        rd->global_mem = d->global_mem, rd->l2_bytes = d->l2_bytes;
+    }
+}
+
 static void fill_modules(struct gm_report *r, char *analyses, size_t alen)
 {
     analyses[0] = '\0';
@@ -89,6 +100,7 @@ static void fill_kernels(struct gm_report *r)
     struct gm_kstat *k, *tmp;
     HASH_ITER(hh, gm_st.kstats, k, tmp) {
         struct gm_report_kernel *rk = gm_report_get_kernel(r, k->tab->modid, k->name);
+        if (rk) rk->gpu_ns = k->gpu_ns;
         for (uint32_t j = 0; rk && j < k->nsets; j++)
             gm_report_add_kernel_counters(rk, set_name(k->tab, k->set_g[j]), k->tab->hdr->nsites,
                                           k->set_g[j]->slots, k->sums[j]);
@@ -109,7 +121,7 @@ static void fill_launches(struct gm_report *r, int symbolize)
         rl->stream = l->stream;
         rl->device = l->device;
         rl->time_ns = (int64_t)l->t_ns;
-        rl->gpu_ns = -1;
+        rl->gpu_ns = l->gpu_ns;
         set_site(&rl->site, l->callsite, symbolize);
     }
 }
@@ -234,6 +246,7 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
     if (!r) return -1;
     char analyses[256], err[512];
     fill_program(r, end_kind, status);
+    fill_devices(r);
     fill_modules(r, analyses, sizeof analyses);
     gm_report_set_str(&r->program.analyses, analyses);
     fill_kernels(r);

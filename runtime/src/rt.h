@@ -26,7 +26,8 @@
     X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuKernelGetName)            \
     X(cuLibraryGetGlobal) X(cuModuleGetGlobal) X(cuMemAlloc) X(cuMemFree)      \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8Async) X(cuStreamSynchronize)  \
-    X(cuGetErrorString) X(cuStreamIsCapturing)
+    X(cuGetErrorString) X(cuStreamIsCapturing) X(cuEventCreate) X(cuEventRecord)  \
+    X(cuEventElapsedTime) X(cuEventDestroy)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe)
@@ -54,6 +55,8 @@ struct gm_tls {
     int outer_recorded;     /* a memory event was recorded inside the outer call */
     struct gm_fninfo *launch_fn; /* instrumented launch in flight (launch_lock held) */
     uint64_t launch_seq;    /* its timeline event */
+    size_t launch_rec;      /* its index in gm_st.launch_recs */
+    CUevent ev[2];          /* kernel time: recorded before and after it */
 };
 GM_HIDDEN struct gm_tls *gm_tls(void);
 #define GM_GUARD_BEGIN() (gm_tls()->in_runtime++)
@@ -116,7 +119,15 @@ struct gm_launch_rec {
     const char *api;
     uintptr_t callsite;
     uint64_t t_ns;
+    int64_t gpu_ns;         /* instrumented kernel time (CUDA events), -1 if unknown */
     int instrumented;
+};
+
+/* A GPU seen at a launch, for the report. */
+struct gm_device_info {
+    int ordinal, cc_major, cc_minor, sm_count;
+    uint64_t global_mem, l2_bytes;
+    char name[128];
 };
 
 struct gm_state {
@@ -132,6 +143,8 @@ struct gm_state {
     struct gm_kstat *kstats;
     struct gm_launch_rec *launch_recs;
     size_t nlaunch_recs, cap_launch_recs;
+    struct gm_device_info devices[16];
+    unsigned ndevices;
     uint64_t graph_launches, captured_launches, launches, inst_launches;
     uint64_t image_errors;
     uint64_t t0_ns;         /* CLOCK_MONOTONIC at start */
@@ -193,6 +206,7 @@ struct gm_kstat {
     const char *name;
     const struct gm_rt_sitetab *tab;
     uint64_t launches;
+    int64_t gpu_ns;         /* summed over timed launches, -1 if none */
     uint32_t nsets;
     const struct gm_sitetab_global **set_g;
     uint64_t **sums;        /* per set: nsites * slots */

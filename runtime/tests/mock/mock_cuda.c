@@ -41,10 +41,12 @@ MOCK_API CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
 MOCK_API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
     (void)d;
-    *v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? g_sms : 0;
+    *v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? g_sms
+       : a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9
+       : a == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ? 50 << 20 : 0;
     return CUDA_SUCCESS;
 }
-MOCK_API CUresult cuDeviceGetName(char *n, int len, CUdevice d) { (void)d; strncpy(n, "mock", (size_t)len); return CUDA_SUCCESS; }
+MOCK_API CUresult cuDeviceGetName(char *n, int len, CUdevice d) { (void)d; strncpy(n, "Mock H100", (size_t)len); return CUDA_SUCCESS; }
 MOCK_API CUresult cuDeviceTotalMem(size_t *b, CUdevice d) { (void)d; *b = 1ull << 34; return CUDA_SUCCESS; }
 /* handles below 0x100 are "CUkernels": cuFuncGetModule rejects them, as CUDA 13 does */
 MOCK_API CUresult cuFuncGetModule(CUmodule *m, CUfunction f)
@@ -99,3 +101,8 @@ MOCK_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
     return CUDA_SUCCESS;
 }
 MOCK_API CUresult cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "mock error"; return CUDA_SUCCESS; }
+/* events: the mock's "kernel" takes 1.5 ms */
+MOCK_API CUresult cuEventCreate(CUevent *e, unsigned int f) { (void)f; *e = (CUevent)calloc(1, 8); return CUDA_SUCCESS; }
+MOCK_API CUresult cuEventRecord(CUevent e, CUstream s) { (void)e, (void)s; return CUDA_SUCCESS; }
+MOCK_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { (void)a, (void)b; *ms = 1.5f; return CUDA_SUCCESS; }
+MOCK_API CUresult cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
