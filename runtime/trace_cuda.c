@@ -164,6 +164,16 @@ int gm_trace_dev_arm(struct gm_trace_dev *d, uint32_t mode, uint32_t spin_limit,
     return sync(d);
 }
 
+int gm_trace_dev_quiesce(struct gm_trace_dev *d)
+{
+    struct { uint32_t mode, spin_limit; uint64_t max_records; } q = { GM_TRACE_MODE_DROP, 1, 1 };
+    _Static_assert(offsetof(struct gm_trace_buf, spin_limit) == offsetof(struct gm_trace_buf, mode) + 4 &&
+                   offsetof(struct gm_trace_buf, max_records) == offsetof(struct gm_trace_buf, mode) + 8,
+                   "mode, spin_limit, max_records are contiguous");
+    if (!d->buf) return 0;
+    return gm_trace_dev_write(d, d->buf + offsetof(struct gm_trace_buf, mode), &q, sizeof q);
+}
+
 int gm_trace_dev_wait(struct gm_trace_dev *d, CUstream launch_stream)
 {
     (void)d;

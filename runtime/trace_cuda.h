@@ -42,6 +42,9 @@ void gm_trace_dev_close(struct gm_trace_dev *d);
  * the previous launch used; done on the tracer's stream, synchronously. */
 int gm_trace_dev_arm(struct gm_trace_dev *d, uint32_t mode, uint32_t spin_limit,
                      uint64_t max_records);
+/* After tracing turned off: modules that still point at the ring drop every
+ * record at once (mode drop, cap 1) instead of waiting for a drain. */
+int gm_trace_dev_quiesce(struct gm_trace_dev *d);
 /* Makes ctx current on the calling (drain) thread. */
 int gm_trace_dev_bind(struct gm_trace_dev *d);
 /* Waits for the launch's stream. */

@@ -37,6 +37,7 @@ static struct {
     pthread_mutex_t lock;       /* held from a traced begin to its end */
     int state;                  /* 0 not started, 1 on, -1 off */
     struct gm_trace_opts opts;
+    int opts_ok;                /* opts parsed (to be freed) */
     struct gm_trace_sink sink;
     int sink_open;
     struct gm_trace_meta meta;
@@ -62,18 +63,32 @@ static void turn_off(const char *why)
 {
     fprintf(stderr, "gpumem: %s; tracing off\n", why);
     S.state = -1;
+    for (int i = 0; i < S.nctx; i++) gm_trace_dev_quiesce(&S.ctx[i].dev);
 }
 
-static void start(void)
+/* Driver entry points first (silently: a program without the trace handler
+ * never hears of tracing); options and the drain thread once a launch of a
+ * trace-instrumented module is seen. */
+static void start_driver(void)
 {
     char err[256];
+    S.state = gm_trace_cu_load(err, sizeof err) ? -1 : 1;
+}
+
+static int start_tracing(void)
+{
+    char err[256];
+    if (S.opts_ok) return 0;
     if (gm_trace_opts_parse(&S.opts, env, err, sizeof err)) {
         turn_off(err);
-        return;
+        return -1;
     }
-    if (gm_trace_cu_load(err, sizeof err)) { turn_off(err); return; }
-    if (gm_trace_drain_start(&S.drain, 20)) { turn_off("trace: no drain thread"); return; }
-    S.state = 1;
+    S.opts_ok = 1;
+    if (gm_trace_drain_start(&S.drain, 20)) {
+        turn_off("trace: no drain thread");
+        return -1;
+    }
+    return 0;
 }
 
 /* Site tables with a trace buffer global that the launched module holds. */
@@ -202,6 +217,8 @@ static int begin_traced(const struct gm_trace_launch_args *a, struct modglobals 
     if (gm_trace_meta_allocs(&S.meta, &S.sink, a->allocs, (int)x->dev.device, S.seq) ||
         gm_trace_dev_arm(&x->dev, S.opts.mode, S.opts.spin_limit, S.opts.max_records) ||
         arm_modules(g, n, x)) {
+        uint64_t null = 0;     /* no module may write into a ring nobody drains */
+        for (int i = 0; i < n; i++) gm_trace_dev_write(&x->dev, g[i].buf, &null, sizeof null);
         turn_off("trace: cannot arm the trace buffer");
         return -1;
     }
@@ -221,9 +238,9 @@ int gm_trace_launch_begin(const struct gm_trace_launch_args *a)
     struct modglobals g[MAX_MODGLOBALS];
     uint64_t no;
     pthread_mutex_lock(&S.lock);
-    if (S.state == 0) start();
+    if (S.state == 0) start_driver();
     int n = S.state > 0 ? find_globals(a, g) : 0;
-    if (n == 0) goto untraced;
+    if (n == 0 || start_tracing()) goto untraced;
     int sel = gm_trace_opts_select(&S.opts, a->name ? a->name : "?", &no);
     struct trace_ctx *x = context();
     if (sel != 1 || !x) {
@@ -286,7 +303,8 @@ void gm_trace_shutdown(void)
     /* device buffers are left to the driver: the context may already be gone */
     for (int i = 0; i < S.nctx; i++) gm_trace_ring_free(&S.ctx[i].ring);
     S.nctx = 0;
-    if (S.state > 0) gm_trace_opts_free(&S.opts);
+    if (S.opts_ok) gm_trace_opts_free(&S.opts);
+    S.opts_ok = 0;
     S.state = -1;
     pthread_mutex_unlock(&S.lock);
 }
