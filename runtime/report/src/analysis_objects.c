@@ -79,8 +79,8 @@ static int early_late(struct det *d, const struct gm_tl_alloc *ta)
     uint64_t gap = ta->alloc_seq ? gm_tl_work_between(d->t, ta->alloc_seq, first->e->seq) : 0;
     if (ta->alloc_seq && gap >= d->o->early_gap) {
         struct gm_finding *f = add(d, GM_PAT_EARLY_ALLOC, a, a->size,
-            gm_strf("%s: %s allocated at %s, first used %" PRIu64 " GPU operations later at %s",
-                    nm, BYTES(a->size), SITE(&a->alloc_site, 5), gap, SITE(use_site(first), 0)),
+            gm_strf("%s: %s allocated at %s, first used %" PRIu64 " GPU operation%s later at %s",
+                    nm, BYTES(a->size), SITE(&a->alloc_site, 5), gap, gap == 1 ? "" : "s", SITE(use_site(first), 0)),
             gm_strf("allocate it just before its first use at %s", SITE(use_site(first), 1)));
         if (!f)
             return -1;
@@ -93,8 +93,8 @@ static int early_late(struct det *d, const struct gm_tl_alloc *ta)
     gap = gm_tl_work_between(d->t, last->e->seq, fseq);
     if (gap >= d->o->late_gap) {
         struct gm_finding *f = add(d, GM_PAT_LATE_FREE, a, a->size,
-            gm_strf("%s: %s last used at %s, freed %" PRIu64 " GPU operations later at %s",
-                    nm, BYTES(a->size), SITE(use_site(last), 2), gap, SITE(&a->free_site, 3)),
+            gm_strf("%s: %s last used at %s, freed %" PRIu64 " GPU operation%s later at %s",
+                    nm, BYTES(a->size), SITE(use_site(last), 2), gap, gap == 1 ? "" : "s", SITE(&a->free_site, 3)),
             gm_strf("free it right after its last use at %s", SITE(use_site(last), 4)));
         if (!f)
             return -1;

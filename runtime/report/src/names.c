@@ -13,6 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* From the C++ ABI (libstdc++/libc++abi); weak: absent in pure C programs. */
+extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
+    __attribute__((weak));
+
+const char *gm_demangle(const char *name, char *buf, size_t len)
+{
+    char *d = NULL;
+    int st = -1;
+    if (name && name[0] == '_' && name[1] == 'Z' && __cxa_demangle)
+        d = __cxa_demangle(name, NULL, NULL, &st);
+    const char *s = d && st == 0 ? d : (name ? name : "?");
+    size_t n = strlen(s);
+    if (n < len) {
+        memcpy(buf, s, n + 1);
+    } else if (len > 4) {
+        memcpy(buf, s, len - 4);
+        memcpy(buf + len - 4, "...", 4);
+    } else if (len) {
+        buf[0] = 0;
+    }
+    free(d);
+    return buf;
+}
+
 char *gm_strf(const char *fmt, ...)
 {
     va_list ap;

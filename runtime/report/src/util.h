@@ -17,6 +17,10 @@ const char *gm_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Appends a finding (what/suggestion taken over). NULL on OOM (both freed). */
 struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uint64_t alloc,
                                    uint64_t bytes, char *what, char *suggestion);
+/* Demangled C++ name when the C++ runtime's demangler is linked in (weak
+ * reference to __cxa_demangle), else the name itself; cut to len-1
+ * characters with "..." at the end when longer. */
+const char *gm_demangle(const char *name, char *buf, size_t len);
 int gm_hostsite_same(const struct gm_report_hostsite *a, const struct gm_report_hostsite *b);
 
 #endif

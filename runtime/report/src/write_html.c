@@ -35,6 +35,17 @@ static void head(const struct gm_report *r, FILE *f)
     fputs("</p>\n", f);
 }
 
+/* A table cell with a demangled name, the mangled one as its tooltip. */
+static void name_cell(FILE *f, const char *mangled)
+{
+    char nm[512];
+    fputs("<td title=\"", f);
+    ESC(mangled);
+    fputs("\">", f);
+    ESC(gm_demangle(mangled, nm, sizeof nm));
+    fputs("</td>", f);
+}
+
 static void row_start(FILE *f) { fputs("<tr>", f); }
 static void cell(FILE *f, const char *s) { fputs("<td>", f); ESC(s); fputs("</td>", f); }
 static void ncell(FILE *f, uint64_t v) { fprintf(f, "<td class=\"n\">%" PRIu64 "</td>", v); }
@@ -46,22 +57,24 @@ static void kernels(const struct gm_derived *d, FILE *f)
     size_t n = d->nkernels < d->top ? (size_t)d->nkernels : (size_t)d->top;
     const char **lab = calloc(n + 1, sizeof *lab);
     double *v = calloc(n + 1, sizeof *v);
+    char (*names)[64] = calloc(n + 1, sizeof *names);
     int timed = n && d->kernels[0].k->gpu_ns >= 0;
-    for (size_t i = 0; lab && v && i < n; i++) {
-        lab[i] = d->kernels[i].k->name;
+    for (size_t i = 0; lab && v && names && i < n; i++) {
+        lab[i] = gm_demangle(d->kernels[i].k->name, names[i], sizeof names[i]);
         v[i] = timed ? (double)d->kernels[i].k->gpu_ns / 1e6 : (double)d->kernels[i].excess_sectors;
     }
-    if (lab && v && n)
+    if (lab && v && names && n)
         gm_svg_bars(f, timed ? "GPU time per kernel" : "Excess sectors per kernel", lab, v, n,
                     timed ? "ms" : "");
     free(lab);
     free(v);
+    free(names);
     th(f, "kernel</th><th>launches</th><th>gpu ns</th><th>mem warps</th><th>sectors</th>"
           "<th>excess sectors</th><th>branch execs</th><th>divergent");
     for (size_t i = 0; i < n; i++) {
         const struct gm_kernel_stat *k = &d->kernels[i];
         row_start(f);
-        cell(f, k->k->name);
+        name_cell(f, k->k->name);
         ncell(f, k->k->launches);
         fprintf(f, "<td class=\"n\">%" PRId64 "</td>", k->k->gpu_ns);
         ncell(f, k->mem_warps);
@@ -85,7 +98,7 @@ static void lines(const struct gm_derived *d, FILE *f)
         snprintf(loc, sizeof loc, "%s:%u", *l->file ? l->file : "?", l->line);
         row_start(f);
         cell(f, loc);
-        cell(f, l->kernel);
+        name_cell(f, l->kernel);
         ncell(f, l->warps);
         ncell(f, l->sectors);
         ncell(f, l->ideal_sectors);
@@ -106,7 +119,7 @@ static void branches(const struct gm_derived *d, FILE *f)
         char loc[400];
         row_start(f);
         cell(f, gm_devsite_str(b->s, loc, sizeof loc));
-        cell(f, gm_name_or(b->s->func, "?"));
+        name_cell(f, gm_name_or(b->s->func, "?"));
         ncell(f, b->execs);
         ncell(f, b->divergent);
         fprintf(f, "<td class=\"n\">%.1f%%</td></tr>\n",
@@ -124,7 +137,7 @@ static void values(const struct gm_derived *d, FILE *f)
         char loc[400];
         row_start(f);
         cell(f, gm_devsite_str(v->s, loc, sizeof loc));
-        cell(f, gm_name_or(v->s->func, "?"));
+        name_cell(f, gm_name_or(v->s->func, "?"));
         ncell(f, v->warps);
         fprintf(f, "<td class=\"n\">%.1f%%</td>",
                 v->warps ? 100.0 * (double)v->uniform / (double)v->warps : 0);

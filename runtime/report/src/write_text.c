@@ -52,9 +52,10 @@ static void kernels(const struct gm_derived *d, FILE *f)
         char ms[32] = "-";
         if (k->k->gpu_ns >= 0)
             snprintf(ms, sizeof ms, "%.3f", (double)k->k->gpu_ns / 1e6);
+        char nm[48];
         fprintf(f, "  %-40s %9" PRIu64 " %12s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
                    " %10" PRIu64 " %10" PRIu64 "\n",
-                k->k->name, k->k->launches, ms, k->mem_warps, k->sectors, k->excess_sectors,
+                gm_demangle(k->k->name, nm, sizeof nm), k->k->launches, ms, k->mem_warps, k->sectors, k->excess_sectors,
                 k->br_execs, k->br_divergent);
     }
 }
@@ -70,10 +71,10 @@ static void lines(const struct gm_derived *d, FILE *f)
         if (!shown++)
             fprintf(f, "  %-32s %-28s %10s %12s %12s %12s %8s\n", "file:line", "kernel", "warps",
                     "sectors", "ideal", "excess", "sec/warp");
-        char loc[400];
+        char loc[400], nm[40];
         snprintf(loc, sizeof loc, "%s:%u", *l->file ? l->file : "?", l->line);
         fprintf(f, "  %-32s %-28s %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8.2f\n",
-                loc, l->kernel, l->warps, l->sectors, l->ideal_sectors, l->excess_sectors,
+                loc, gm_demangle(l->kernel, nm, sizeof nm), l->warps, l->sectors, l->ideal_sectors, l->excess_sectors,
                 l->warps ? (double)l->sectors / (double)l->warps : 0);
     }
     if (!shown)
@@ -108,9 +109,9 @@ static void branches(const struct gm_derived *d, FILE *f)
         if (!shown++)
             fprintf(f, "  %-32s %-28s %12s %12s %8s\n", "file:line", "function", "execs",
                     "divergent", "share");
-        char loc[400];
+        char loc[400], nm[40];
         fprintf(f, "  %-32s %-28s %12" PRIu64 " %12" PRIu64 " %7.1f%%\n",
-                gm_devsite_str(b->s, loc, sizeof loc), gm_name_or(b->s->func, "?"), b->execs,
+                gm_devsite_str(b->s, loc, sizeof loc), gm_demangle(b->s->func, nm, sizeof nm), b->execs,
                 b->divergent, pct(b->divergent, b->execs));
     }
     if (!shown)
@@ -158,11 +159,13 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
 
 static void rest(const struct gm_report *r, FILE *f)
 {
+    char nm[256];
     if (r->nunobserved)
         fprintf(f, "\nLaunches not observed\n");
     for (size_t i = 0; i < r->nunobserved; i++)
         fprintf(f, "  %" PRIu64 " x %s: %s\n", r->unobserved[i].count,
-                gm_name_or(r->unobserved[i].kernel, "(unknown kernel)"),
+                r->unobserved[i].kernel ? gm_demangle(r->unobserved[i].kernel, nm, sizeof nm)
+                                        : "(unknown kernel)",
                 gm_name_or(r->unobserved[i].reason, "?"));
     for (size_t i = 0; i < r->nmodules; i++)
         if (r->modules[i].n_asm_mem)
