@@ -297,12 +297,12 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     gm_st.inst_launches += inst;
     t->launch_rec = gm_st.nlaunch_recs;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
-    if (gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
+    if (seq && gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
         size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
         void *p = realloc(gm_st.launch_recs, nc * sizeof *gm_st.launch_recs);
         if (p) gm_st.launch_recs = p, gm_st.cap_launch_recs = nc;
     }
-    if (gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
+    if (seq && gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
         struct gm_launch_rec *l = &gm_st.launch_recs[gm_st.nlaunch_recs++];
         *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,
                                     .stream = e.stream, .device = (int)dev, .api = e.api,

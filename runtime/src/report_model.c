@@ -128,6 +128,17 @@ static void fill_launches(struct gm_report *r, int symbolize)
 
 static void fill_access(struct gm_report_alloc *ra, const struct gm_astat *st);
 
+/* Launches beyond the timeline limit have no record: take the counts of
+ * instrumented kernels from their statistics. */
+static void fix_launch_counts(struct gm_report *r)
+{
+    struct gm_kstat *k, *tmp;
+    HASH_ITER(hh, gm_st.kstats, k, tmp) {
+        struct gm_report_kernel *rk = gm_report_find_kernel(r, k->tab->modid, k->name);
+        if (rk && rk->launches < k->launches) rk->launches = k->launches;
+    }
+}
+
 static void fill_allocs(struct gm_report *r, int symbolize)
 {
     static const char *kind_api[] = {"device", "managed", "async", "pitch", "host"};
@@ -251,6 +262,7 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
     gm_report_set_str(&r->program.analyses, analyses);
     fill_kernels(r);
     fill_launches(r, symbolize);
+    fix_launch_counts(r);
     fill_allocs(r, symbolize);
     fill_events(r, symbolize);
     fill_launch_uses(r);
@@ -261,6 +273,10 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
         gm_report_add_unobserved(r, NULL, "launch captured into a CUDA graph (stream capture)",
                                  gm_st.captured_launches);
     for (unsigned i = 0; i < gm_st.nnotes; i++) gm_report_add_note(r, "%s", gm_st.notes[i]);
+    if (gm_st.tl.dropped)
+        gm_report_add_note(r, "timeline limit of %zu events reached (GPUMEM_MAX_EVENTS): %llu later "
+                           "API events and launches are not in the timeline; counters include them",
+                           gm_st.tl.limit, (unsigned long long)gm_st.tl.dropped);
     gm_report_add_note(r, "allocations: reads/writes are thread-level accesses, sectors are unique "
                           "32 B sectors per warp access, the access histogram is over 4 KiB chunks");
     int rc = gm_report_write_dir(r, NULL, dir, formats, err, sizeof err);

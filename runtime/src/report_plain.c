@@ -122,6 +122,10 @@ void gm_report_plain(FILE *f)
             (unsigned long long)gm_st.launches, (unsigned long long)gm_st.inst_launches,
             (unsigned long long)gm_st.graph_launches, (unsigned long long)gm_st.captured_launches,
             gm_st.allocs.n, gm_st.tl.n);
+    if (gm_st.tl.dropped)
+        fprintf(f, "gpumem: timeline limit of %zu events reached (GPUMEM_MAX_EVENTS): %llu later "
+                "events not recorded; counters include them\n", gm_st.tl.limit,
+                (unsigned long long)gm_st.tl.dropped);
     struct gm_kstat *k, *tmp;
     HASH_ITER(hh, gm_st.kstats, k, tmp) print_kernel(f, k);
 }

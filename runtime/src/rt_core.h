@@ -125,11 +125,17 @@ struct gm_tl_event {
     const char *kernel;     /* launches: kernel name (interned) */
 };
 
-struct gm_timeline { struct gm_tl_event *ev; size_t n, cap; };
+struct gm_timeline {
+    struct gm_tl_event *ev;
+    size_t n, cap;
+    size_t limit;           /* most events kept (0: no limit) */
+    uint64_t dropped;       /* events not kept because of the limit */
+};
 
 void gm_timeline_init(struct gm_timeline *tl);
 void gm_timeline_destroy(struct gm_timeline *tl);
-/* Append a copy of *e with seq assigned; returns seq, 0 on out-of-memory. */
+/* Append a copy of *e with seq assigned; returns seq, or 0 when not kept
+ * (limit reached: counted in dropped; or out of memory). */
 uint64_t gm_timeline_append(struct gm_timeline *tl, const struct gm_tl_event *e);
 const char *gm_tl_kind_name(int kind);
 const char *gm_tl_dir_name(int dir);

@@ -22,10 +22,17 @@ void gm_timeline_destroy(struct gm_timeline *tl)
 
 uint64_t gm_timeline_append(struct gm_timeline *tl, const struct gm_tl_event *e)
 {
+    if (tl->limit && tl->n >= tl->limit) {
+        tl->dropped++;
+        return 0;
+    }
     if (tl->n == tl->cap) {
         size_t nc = tl->cap ? tl->cap * 2 : 256;
         struct gm_tl_event *p = realloc(tl->ev, nc * sizeof *p);
-        if (!p) return 0;
+        if (!p) {
+            tl->dropped++;
+            return 0;
+        }
         tl->ev = p;
         tl->cap = nc;
     }

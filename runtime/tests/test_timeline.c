@@ -24,6 +24,15 @@ int main(void)
     CHECK(!strcmp(gm_tl_kind_name(GM_TL_COPY), "copy") && !strcmp(gm_tl_kind_name(99), "?"));
     CHECK(!strcmp(gm_tl_dir_name(GM_DIR_D2H), "DtoH"));
     gm_timeline_destroy(&tl);
+    /* a limit keeps the first events and counts the rest */
+    gm_timeline_init(&tl);
+    tl.limit = 10;
+    for (int i = 0; i < 25; i++) {
+        struct gm_tl_event e = {.kind = GM_TL_SET};
+        CHECK(gm_timeline_append(&tl, &e) == (i < 10 ? (uint64_t)i + 1 : 0));
+    }
+    CHECK(tl.n == 10 && tl.dropped == 15);
+    gm_timeline_destroy(&tl);
     if (failures) return 1;
     printf("timeline: ok\n");
     return 0;
