@@ -36,6 +36,7 @@ static struct {
     CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
     CUresult (*KernelGetLibrary)(CUlibrary *, CUkernel);
+    CUresult (*KernelGetFunction)(CUfunction *, CUkernel);
     CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
     CUresult (*FuncGetModule)(CUmodule *, CUfunction);
     CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
@@ -62,6 +63,7 @@ static const struct { const char *name; void **fn; } cu_syms[] = {
     { "cuMemcpyDtoHAsync_v2", (void **)&cu.MemcpyDtoHAsync },
     { "cuMemsetD8Async", (void **)&cu.MemsetD8Async },
     { "cuKernelGetLibrary", (void **)&cu.KernelGetLibrary },
+    { "cuKernelGetFunction", (void **)&cu.KernelGetFunction },
     { "cuLibraryGetGlobal", (void **)&cu.LibraryGetGlobal },
     { "cuFuncGetModule", (void **)&cu.FuncGetModule },
     { "cuModuleGetGlobal_v2", (void **)&cu.ModuleGetGlobal },
@@ -245,17 +247,22 @@ const struct gm_trace_dev_ops gm_trace_cuda_ops = { op_header, op_commits, op_sl
 
 /* ---- module globals and descriptions ---- */
 
+static int found(CUresult rc) { return rc == CUDA_SUCCESS ? 0 : rc == CUDA_ERROR_NOT_FOUND ? 1 : -1; }
+
+/* As the runtime resolves launch handles: a CUfunction's module, a
+ * CUkernel's function in this context and its module, else its library. */
 int gm_trace_cu_global(CUfunction f, const char *sym, CUdeviceptr *addr, size_t *size)
 {
     CUlibrary lib;
     CUmodule mod;
-    if (CALL(cu.KernelGetLibrary(&lib, (CUkernel)f)) == CUDA_SUCCESS) {
-        CUresult rc = CALL(cu.LibraryGetGlobal(addr, size, lib, sym));
-        return rc == CUDA_SUCCESS ? 0 : rc == CUDA_ERROR_NOT_FOUND ? 1 : -1;
-    }
-    if (CALL(cu.FuncGetModule(&mod, f))) return -1;
-    CUresult rc = CALL(cu.ModuleGetGlobal(addr, size, mod, sym));
-    return rc == CUDA_SUCCESS ? 0 : rc == CUDA_ERROR_NOT_FOUND ? 1 : -1;
+    CUfunction kf;
+    if (CALL(cu.FuncGetModule(&mod, f)) == CUDA_SUCCESS ||
+        (CALL(cu.KernelGetFunction(&kf, (CUkernel)f)) == CUDA_SUCCESS &&
+         CALL(cu.FuncGetModule(&mod, kf)) == CUDA_SUCCESS))
+        return found(CALL(cu.ModuleGetGlobal(addr, size, mod, sym)));
+    if (CALL(cu.KernelGetLibrary(&lib, (CUkernel)f)) == CUDA_SUCCESS)
+        return found(CALL(cu.LibraryGetGlobal(addr, size, lib, sym)));
+    return -1;
 }
 
 int gm_trace_cu_current(CUcontext *ctx, CUdevice *dev)
@@ -297,8 +304,11 @@ int gm_trace_cu_gpu(CUdevice dev, struct gm_trace_gpu *g)
 
 static int func_attr(CUfunction f, CUdevice dev, CUfunction_attribute a, int *v)
 {
-    if (CALL(cu.KernelGetAttribute(v, a, (CUkernel)f, dev)) == CUDA_SUCCESS) return 0;
-    return CALL(cu.FuncGetAttribute(v, a, f)) == CUDA_SUCCESS ? 0 : -1;
+    CUfunction kf;
+    if (CALL(cu.FuncGetAttribute(v, a, f)) == CUDA_SUCCESS) return 0;
+    if (CALL(cu.KernelGetFunction(&kf, (CUkernel)f)) == CUDA_SUCCESS &&
+        CALL(cu.FuncGetAttribute(v, a, kf)) == CUDA_SUCCESS) return 0;
+    return CALL(cu.KernelGetAttribute(v, a, (CUkernel)f, dev)) == CUDA_SUCCESS ? 0 : -1;
 }
 
 /* Smallest Hopper/Ampere carve-out step (KiB) holding `need` bytes, at
