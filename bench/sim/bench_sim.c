@@ -3,7 +3,7 @@
  * Simulator benchmark: sector accesses per second of the fast simulator
  * (1..N threads) and of the reference model, on generated workloads, and a
  * check that all of them give identical counts. Generation is not timed.
- * usage: bench_sim [--threads-max N] [--chunks C] [--preset P] [--set key=value]... [--cpu] [--no-ref]
+ * usage: bench_sim [--threads-max N] [--chunks C] [--preset P] [--set key=value]... [--cpu] [--no-ref] [--workload NAME]
  * Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -13,18 +13,18 @@
 #include "gpumem/sim.h"
 
 #ifndef CHUNK
-#define CHUNK 65536
+#define CHUNK 8192   /* one reader block: records are fed while cache-hot, as when replaying a file */
 #endif
 
-enum wl { WL_STREAM, WL_GATHER, WL_STENCIL, WL_N };
-static const char *wl_name[WL_N] = {"stream", "gather", "stencil"};
+enum wl { WL_STREAM, WL_GATHER, WL_STENCIL, WL_REUSE, WL_N };
+static const char *wl_name[WL_N] = {"stream", "gather", "stencil", "reuse"};
 
 static uint64_t rnd(uint64_t *x) { *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17; return *x; }
 
 /* Chunk c of workload w: 132 SMs, 48 warps each, records round-robin. */
 static void gen(struct gm_access *a, enum wl w, uint32_t c)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ull * (c + 1) + w;
+    uint64_t x = 0x9e3779b97f4a7c15ull * (c + 1) + (uint64_t)w;
     for (uint32_t i = 0; i < CHUNK; i++) {
         uint64_t g = (uint64_t)c * CHUNK + i;       /* global warp-instruction number */
         struct gm_access *r = &a[i];
@@ -39,7 +39,9 @@ static void gen(struct gm_access *a, enum wl w, uint32_t c)
         for (int k = 0; k < 32; k++) {
             if (w == WL_STREAM) r->addr[k] = base + (g * 32 + (uint64_t)k) * 4 % (1ull << 30);
             else if (w == WL_GATHER) r->addr[k] = base + (rnd(&x) % (64ull << 20) & ~3ull);
-            else r->addr[k] = base + ((g / 3 % 8192) * 4096 + (g % 3) * 4096 + (uint64_t)k * 4) % (256ull << 20);
+            else if (w == WL_STENCIL)
+                r->addr[k] = base + ((g / 3 % 8192) * 4096 + (g % 3) * 4096 + (uint64_t)k * 4) % (256ull << 20);
+            else r->addr[k] = base + (g % 132) * 16384 + (g / 132 * 128) % 16384 + (uint64_t)k * 4;
         }
     }
 }
@@ -96,9 +98,10 @@ static double run_ref(const struct gm_sim_config *c, enum wl w, uint32_t chunks,
 
 int main(int argc, char **argv)
 {
-    uint32_t tmax = 2, chunks = 8;
+    uint32_t tmax = 2, chunks = 64;
     const char *preset = "h100";
     int noref = 0, nset = 0;
+    const char *only = NULL;
     const char *sets[16];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cpu")) { cpu_clock = 1; continue; }
@@ -107,6 +110,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--threads-max")) tmax = (uint32_t)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--chunks")) chunks = (uint32_t)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--preset")) preset = argv[i + 1];
+        else if (!strcmp(argv[i], "--workload")) only = argv[i + 1];
         else if (!strcmp(argv[i], "--set")) { if (nset < 16) sets[nset++] = argv[i + 1]; }
         else { fprintf(stderr, "bench_sim: unknown option %s\n", argv[i]); return 2; }
         i++;
@@ -128,6 +132,7 @@ int main(int argc, char **argv)
     printf("| workload | records | sector accesses | reference M/s | threads | fast M/s | vs reference | vs 1 thread | counts |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     for (int w = 0; w < WL_N; w++) {
+        if (only && strcmp(only, wl_name[w])) continue;
         struct gm_counts ref, one, cur;
         double tr = noref ? 0 : run_ref(&c, w, chunks, buf, &ref), t1 = 0;
         for (uint32_t t = 1; t <= tmax; t *= 2) {

@@ -7,7 +7,7 @@
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [THREADS_MAX] [CHUNKS]}
 tmax=${2:-$(nproc)}
-chunks=${3:-8}
+chunks=${3:-64}
 here=$(cd "$(dirname "$0")" && pwd)
 bin="$build/bin/bench_sim"
 [ -x "$bin" ] || { echo "run.sh: $bin not built (ninja -C $build bench_sim)" >&2; exit 1; }
@@ -22,9 +22,10 @@ tmp=$(mktemp)
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'), git $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo
-  echo "Workloads: 65536-record chunks of warp accesses (32 lanes, 4 B, 1 store per 3 loads) spread over"
+  echo "Workloads: chunks of 8192 records (one reader block, fed while cache-hot) of warp accesses (32 lanes, 4 B, 1 store per 3 loads) spread over"
   echo "132 SMs, H100 preset: stream (contiguous 128 B per warp over 1 GiB), gather (random lanes over"
-  echo "64 MiB), stencil (3 rows of 4 KiB apart, 256 MiB). Sector accesses = unique 32 B sectors the"
+  echo "64 MiB), stencil (3 rows of 4 KiB apart, 256 MiB), reuse (each SM sweeps its own 16 KiB: L1 hits"
+  echo "after the first sweep). Sector accesses = unique 32 B sectors the"
   echo "coalescer sends to the L1s (each then looked up in L1 and on a miss in L2)."
   echo
   echo "## One thread (CPU time), fast simulator vs reference model"

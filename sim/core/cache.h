@@ -90,8 +90,11 @@ GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
     __builtin_prefetch(t);
     if (c->ways > 8) __builtin_prefetch(t + 8);
     if (c->ways > 16) __builtin_prefetch(t + 16);
-    const char *d = (const char *)(c->data + (uint64_t)set * c->ways);
-    for (uint32_t off = 0; off < c->ways * sizeof(struct gm_line); off += 64) __builtin_prefetch(d + off);
+    if (c->ways <= 4) {   /* small sets: the line state too */
+        const char *d = (const char *)(c->data + (uint64_t)set * c->ways);
+        __builtin_prefetch(d);
+        __builtin_prefetch(d + 64);
+    }
     if (c->repl == GM_REPL_PLRU) __builtin_prefetch(c->plru + set);
     else __builtin_prefetch(c->slot + (uint64_t)set * c->ways);
 }
