@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
@@ -42,6 +43,20 @@ static int any(const struct gm_active *a)
     return 0;
 }
 
+/* clang runs cc1 with -disable-llvm-verifier: check our own output. */
+static int verify(LLVMModuleRef m, struct gm_err *e)
+{
+    char *msg = NULL;
+    if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        LLVMDisposeMessage(msg);
+        return 1;
+    }
+    size_t n = msg ? strcspn(msg, "\n") : 0;
+    gm_fail(e, "internal error: instrumented module is invalid: %.*s", (int)n, msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return -1;
+}
+
 /* Steps after the handlers are known; returns 1 if m changed. */
 static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handlers *h,
                       struct gm_err *e)
@@ -69,7 +84,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
         gm_fold_nsites(m);
     gm_strtab_free(&s.str);
     gm_sites_free(&s);
-    return rc;
+    return rc == 1 ? verify(m, e) : rc;
 }
 
 int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen)

@@ -21,10 +21,10 @@ static void locate(struct gm_sites *s, struct gm_site_rec *r, LLVMValueRef inst,
     free(file);
 }
 
-/* Does an inline-asm string hold ld./st./atom./red./cp.async at a word start? */
+/* Does an inline-asm string hold ld./ldu./st./atom./red./cp.async at a word start? */
 static int asm_touches_memory(const char *a, size_t n)
 {
-    static const char *ops[] = {"ld.", "st.", "atom.", "red.", "cp.async"};
+    static const char *ops[] = {"ld.", "ldu.", "st.", "atom.", "red.", "cp.async"};
     for (size_t i = 0; i < n; i++) {
         char p = i ? a[i - 1] : ' ';
         if ((p >= 'a' && p <= 'z') || (p >= 'A' && p <= 'Z') || (p >= '0' && p <= '9') ||

@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: Apache-2.0
-; Inline asm with ld./st./atom./red./cp.async is counted and recorded as an
+; Inline asm with ld./ldu./st./atom./red./cp.async is counted and recorded as an
 ; asm site (not instrumented); asm without memory instructions is ignored,
 ; as are names that merely contain "st." (e.g. "test.").
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
@@ -18,14 +18,16 @@ define void @f(ptr %p) {
   %a = call i32 asm sideeffect "ld.global.u32 $0, [$1];", "=r,l"(ptr %p)
   call void asm sideeffect "@%p1 st.shared.u32 [$0], 1;", "l"(ptr %p)
   call void asm sideeffect "red.global.add.u32 [$0], 1;", "l"(ptr %p)
+  %u = call i32 asm "ldu.global.u32 $0, [$1];", "=r,l"(ptr %p)
   call void asm sideeffect "cp.async.ca.shared.global [$0], [$0], 4;", "l"(ptr %p)
   %b = call i32 asm "mov.u32 $0, %laneid;", "=r"()
   %c = call i32 asm "test.u32 $0, 1;", "=r"()
   ret void
 }
 
-; TAB: nsites=4 nglobals={{[0-9]+}} n_asm_mem=4
+; TAB: nsites=5 nglobals={{[0-9]+}} n_asm_mem=5
 ; TAB: site 0 asm space=0 when=none info=0x0
 ; TAB: site 1 asm
 ; TAB: site 2 asm
 ; TAB: site 3 asm
+; TAB: site 4 asm
