@@ -5,7 +5,7 @@
  * write the report once, whatever way the program ends, then let the
  * program end as it would have (same exit status, same signal).
  * Environment: GPUMEM_OUT, GPUMEM_FORMAT, GPUMEM_QUIET, GPUMEM_DISABLE,
- * GPUMEM_SYMBOLIZE, GPUMEM_VERBOSE (docs/runtime.md). No LLVM.
+ * GPUMEM_SYMBOLIZE, GPUMEM_VERBOSE, GPUMEM_FORCE (docs/runtime.md). No LLVM.
  */
 #include "rt.h"
 #include "trace_session.h"
@@ -120,10 +120,24 @@ static void install_handlers(void)
     }
 }
 
+/* Tools such as ncu and nsys attach through CUDA_INJECTION64_PATH when the
+ * program initialises CUDA, after this constructor: subscribing first would
+ * lock them out, so the runtime steps aside for them (GPUMEM_FORCE=1 does not). */
+static int injected_tool(void)
+{
+    const char *p = getenv("CUDA_INJECTION64_PATH");
+    if (!p || !*p || env_on("GPUMEM_FORCE")) return 0;
+    const char *base = strrchr(p, '/');
+    gm_warn("CUPTI is held by the injected tool %s (CUDA_INJECTION64_PATH); gpumem steps aside "
+            "(program runs uninstrumented)", base ? base + 1 : p);
+    return 1;
+}
+
 __attribute__((constructor)) static void gm_start(void)
 {
     if (env_on("GPUMEM_DISABLE")) return;
     gm_state_init();
+    if (injected_tool()) return;
     char err[512];
     if (gm_cuda_api_load(err, sizeof err) != 0) {
         gm_warn("%s; program runs uninstrumented", err);
