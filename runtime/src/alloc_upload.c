@@ -72,18 +72,23 @@ static int grow_dev(CUdeviceptr *p, size_t *cap, size_t need)
     return 0;
 }
 
-/* Snapshot of the live allocations this launch can see. */
+/* Snapshot of the live allocations this launch can see. The allocation
+ * table is copied under the runtime lock; device buffers are made after it
+ * is released (no CUDA call while holding a lock a callback may need). */
 static int snapshot(struct gm_modinst *m, int device)
 {
     struct gm_alloc_upload *u = &m->up;
     pthread_mutex_lock(&gm_st.lock);
     size_t n = gm_st.allocs.nlive;
+    struct gm_alloc *copy = malloc((n + 1) * sizeof *copy);
+    for (size_t i = 0; copy && i < n; i++) copy[i] = *gm_st.allocs.live[i];
+    pthread_mutex_unlock(&gm_st.lock);
     u->ids = realloc(u->ids, (n + 1) * sizeof *u->ids);
     u->sizes = realloc(u->sizes, (n + 1) * sizeof *u->sizes);
     u->ranges = realloc(u->ranges, (n + 1) * sizeof *u->ranges);
     u->n = 0;
-    for (size_t i = 0; u->ids && u->sizes && u->ranges && i < n; i++) {
-        const struct gm_alloc *a = gm_st.allocs.live[i];
+    for (size_t i = 0; copy && u->ids && u->sizes && u->ranges && i < n; i++) {
+        const struct gm_alloc *a = &copy[i];
         if (!a->size || (a->device != device && a->kind != GM_ALLOC_MANAGED)) continue;
         struct adev *d = adev_get(a, m->ctx);
         if (!d) continue;
@@ -97,8 +102,9 @@ static int snapshot(struct gm_modinst *m, int device)
         u->ids[u->n] = a->id;
         u->sizes[u->n++] = a->size;
     }
-    pthread_mutex_unlock(&gm_st.lock);
-    return (u->ids && u->sizes && u->ranges) ? 0 : -1;
+    int ok = copy && u->ids && u->sizes && u->ranges;
+    free(copy);
+    return ok ? 0 : -1;
 }
 
 static void zero_range(const struct gm_alloc_range *r, uint64_t size, CUstream s)

@@ -259,13 +259,20 @@ static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
 
 /* ---- entry and exit ----------------------------------------------------- */
 
-/* Remember a GPU the first time a launch runs on it (under gm_st.lock). */
+static int device_known(CUdevice dev)
+{
+    pthread_mutex_lock(&gm_st.lock);
+    int known = dev < 0 || gm_st.ndevices >= sizeof gm_st.devices / sizeof gm_st.devices[0];
+    for (unsigned i = 0; !known && i < gm_st.ndevices; i++) known = gm_st.devices[i].ordinal == (int)dev;
+    pthread_mutex_unlock(&gm_st.lock);
+    return known;
+}
+
+/* Remember a GPU the first time a launch runs on it (queried without locks). */
 static void note_device(CUdevice dev)
 {
-    for (unsigned i = 0; i < gm_st.ndevices; i++)
-        if (gm_st.devices[i].ordinal == (int)dev) return;
-    if (dev < 0 || gm_st.ndevices >= sizeof gm_st.devices / sizeof gm_st.devices[0]) return;
-    struct gm_device_info *d = &gm_st.devices[gm_st.ndevices++];
+    if (device_known(dev)) return;
+    struct gm_device_info info, *d = &info;
     int l2 = 0;
     size_t mem = 0;
     memset(d, 0, sizeof *d);
@@ -278,6 +285,10 @@ static void note_device(CUdevice dev)
     gm_cu.cuDeviceTotalMem(&mem, dev);
     d->l2_bytes = (uint64_t)l2;
     d->global_mem = mem;
+    if (device_known(dev)) return;
+    pthread_mutex_lock(&gm_st.lock);
+    gm_st.devices[gm_st.ndevices++] = info;
+    pthread_mutex_unlock(&gm_st.lock);
 }
 
 static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
@@ -291,8 +302,8 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     CUdevice dev = -1;
     gm_cu.cuCtxGetDevice(&dev);
     e.device = (uint16_t)dev;
-    pthread_mutex_lock(&gm_st.lock);
     note_device(dev);
+    pthread_mutex_lock(&gm_st.lock);
     gm_st.launches++;
     gm_st.inst_launches += inst;
     t->launch_rec = gm_st.nlaunch_recs;
