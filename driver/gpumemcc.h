@@ -83,6 +83,7 @@ const struct gm_optdef *gm_opt_find(const char *name);
 const struct gm_optdef *gm_opt_find_joined(const char *body, const char **val);
 
 int gm_parse_args(struct gm_opts *o, int argc, char **argv);
+void gm_opts_free(struct gm_opts *o);
 int gm_parse_bool(const char *opt, const char *val, bool *out);
 
 /* ---- architectures (gpumemcc_arch.c) ------------------------------------ */
@@ -97,6 +98,7 @@ struct gm_toolchain {
     char *cuda, *clang, *gcc_install_dir;             /* external */
 };
 int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o);
+void gm_toolchain_free(struct gm_toolchain *tc);
 char *gm_which(const char *name);
 
 /* ---- instrumentation (gpumemcc_instr.c) --------------------------------- */

@@ -125,3 +125,14 @@ int gm_parse_args(struct gm_opts *o, int argc, char **argv)
     int rc = gm_arch_finish(o);
     return rc ? rc : check_combination(o);
 }
+
+void gm_opts_free(struct gm_opts *o)
+{
+    struct gm_strvec *vecs[] = {&o->common, &o->host, &o->device, &o->ptxas, &o->link,
+                                &o->deps, &o->gm_analyses, &o->gm_handlers};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+        gm_sv_free(vecs[i]);
+    free(o->inputs);
+    o->inputs = NULL;
+    o->ninputs = 0;
+}

@@ -124,6 +124,29 @@ static int run_phase(const struct gm_opts *o, const struct gm_toolchain *tc, con
     return rc;
 }
 
+static int drive(struct gm_opts *o)
+{
+    if (o->help || o->version) {
+        o->help ? gm_print_help() : gm_print_version();
+        return 0;
+    }
+    struct gm_toolchain tc = {0};
+    int rc = gm_instr_check(o);
+    if (!rc)
+        rc = gm_toolchain_find(&tc, o);
+    if (rc) {
+        gm_toolchain_free(&tc);
+        return rc;
+    }
+    char *tmpdir = make_tmpdir();
+    rc = tmpdir ? run_phase(o, &tc, tmpdir) : 1;
+    if (tmpdir)
+        nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    free(tmpdir);
+    gm_toolchain_free(&tc);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (getenv(GM_DLINK_ENV_OUT))
@@ -131,20 +154,8 @@ int main(int argc, char **argv)
     struct gm_opts o;
     memset(&o, 0, sizeof o);
     int rc = gm_parse_args(&o, argc, argv);
-    if (rc)
-        return rc;
-    if (o.help || o.version) {
-        o.help ? gm_print_help() : gm_print_version();
-        return 0;
-    }
-    struct gm_toolchain tc;
-    if ((rc = gm_instr_check(&o)) || (rc = gm_toolchain_find(&tc, &o)))
-        return rc;
-    char *tmpdir = make_tmpdir();
-    if (!tmpdir)
-        return 1;
-    rc = run_phase(&o, &tc, tmpdir);
-    nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-    free(tmpdir);
+    if (!rc)
+        rc = drive(&o);
+    gm_opts_free(&o);
     return rc;
 }

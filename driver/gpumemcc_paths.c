@@ -146,3 +146,13 @@ int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o)
         rc = find_ccbin(tc, o->ccbin);
     return rc;
 }
+
+void gm_toolchain_free(struct gm_toolchain *tc)
+{
+    char **fields[] = {&tc->exe, &tc->prefix, &tc->resource, &tc->include, &tc->libdir,
+                       &tc->cuda, &tc->clang, &tc->gcc_install_dir};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        free(*fields[i]);
+        *fields[i] = NULL;
+    }
+}
