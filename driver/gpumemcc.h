@@ -58,7 +58,6 @@ struct gm_opts {
     size_t ninputs;
     struct gm_strvec common;  /* -I -D -U -isystem -include: host and device */
     struct gm_strvec host;    /* -Xcompiler items and forwarded unknowns */
-    struct gm_strvec device;  /* device-only clang driver flags */
     struct gm_strvec ptxas;   /* -Xptxas items, --maxrregcount, -res-usage */
     struct gm_strvec link;    /* -L -l -Xlinker */
     struct gm_strvec deps;    /* -MF -MT -MP */
