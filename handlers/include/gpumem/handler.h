@@ -80,10 +80,12 @@ extern "C" __constant__ uint32_t __gm_replica_mask;
 
 /* ---- warp and thread helpers (all inline, no shared memory) ---- */
 
+#ifndef GM_HOST_EMULATION /* tests: handlers/emu runs handlers on the CPU and defines these */
 GM_INL uint32_t gm_lane(void) { uint32_t r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
 GM_INL uint32_t gm_smid(void) { uint32_t r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }
 GM_INL uint32_t gm_warpid(void) { uint32_t r; asm volatile("mov.u32 %0, %%warpid;" : "=r"(r)); return r; }
 GM_INL uint32_t gm_lanemask_lt(void) { uint32_t r; asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); return r; }
+#endif
 
 /* Mask of threads of this warp executing the call together. */
 GM_INL uint32_t gm_active(void) { return __activemask(); }

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU test of the built-in handlers' logic: runs coalescing, divergence,
+// values, allocations and the count_memops example on emulated warps
+// (gm_emu.h: one host thread per lane, collectives as rendezvous) for
+// random access patterns, partial and divergent masks, and compares every
+// counter with a brute-force count of the same definition. C++17, tests
+// only. Exit 0 when all match; prints the first mismatches otherwise.
+#include "gm_emu.h"
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "coalescing.cu"
+#include "divergence.cu"
+#include "values.cu"
+#include "allocations.cu"
+#include "../../examples/handlers/count_memops.cu"
+
+#define NSITES 8u
+#define REPLICAS 2u
+extern "C" {
+extern const uint32_t __gm_nsites;
+const uint32_t __gm_nsites = NSITES;
+uint32_t __gm_replica_mask = REPLICAS - 1;
+}
+
+typedef unsigned long long u64;
+static int failures;
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
+static uint32_t rnd_mask(void)
+{
+    switch (rnd() % 4) {
+    case 0: return ~0u;
+    case 1: return (uint32_t)rnd() | 1u << (rnd() % 32);
+    case 2: return 1u << (rnd() % 32);
+    default: return (~0u >> (rnd() % 32));
+    }
+}
+
+/* Runs f(lane) on one host thread per lane of mask, as one warp on SM sm. */
+static void warp(uint32_t mask, uint32_t sm, const std::function<void(uint32_t)> &f)
+{
+    std::vector<std::thread> t;
+    for (uint32_t l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            t.emplace_back([=, &f] { gm_emu::lane = l; gm_emu::active = mask; gm_emu::smid = sm; f(l); });
+    for (auto &x : t) x.join();
+}
+
+static void check(const char *what, uint32_t site, u64 got, u64 want)
+{
+    if (got == want) return;
+    if (failures++ < 20) fprintf(stderr, "MISMATCH %s site %u: handler %llu, expected %llu\n", what, site, got, want);
+}
+
+/* Sum of the replicas of slot `slot` of site `site`. */
+static u64 summed(const std::vector<u64> &c, uint32_t slots, uint32_t site, uint32_t slot)
+{
+    u64 s = 0;
+    for (uint32_t r = 0; r < REPLICAS; r++) s += c[(r * NSITES + site) * slots + slot];
+    return s;
+}
+
+static size_t units(const std::vector<std::pair<uint64_t, uint64_t>> &ranges, int shift)
+{
+    std::set<uint64_t> u;
+    for (auto &r : ranges)
+        for (uint64_t x = r.first >> shift; x <= (r.first + r.second - 1) >> shift; x++) u.insert(x);
+    return u.size();
+}
+
+/* ---- coalescing ------------------------------------------------------- */
+struct co_ref { u64 slot[7]; std::map<uint32_t, u64> matrix; };
+
+static uint32_t shared_waves(const std::vector<std::pair<uint32_t, uint64_t>> &lanes, uint32_t w, uint32_t *ideal)
+{
+    uint32_t W = w < 4 ? 4 : w, P = 128 / W, total = 0;
+    *ideal = 0;
+    for (uint32_t p = 0; p < 32 / P; p++) {
+        std::set<uint64_t> u;
+        for (auto &x : lanes) if (x.first / P == p) u.insert(x.second / W);
+        if (u.empty()) continue;
+        std::map<uint64_t, uint32_t> per_group;
+        uint32_t mx = 0;
+        for (uint64_t v : u) mx = std::max(mx, ++per_group[v % P]);
+        total += mx;
+        ++*ideal;
+    }
+    return total;
+}
+
+static void test_coalescing(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
+    gm_counters__coalescing = ctr.data();
+    gm_counters__coalescing_matrix = mat.data();
+    co_ref ref[NSITES] = {};
+    for (int t = 0; t < 400; t++) {
+        uint32_t site = t % NSITES, mask = rnd_mask(), kind = rnd() % 5;
+        uint32_t w = 1u << (rnd() % 5), info, n = __builtin_popcount(mask);
+        uint64_t addr[32], len[32];
+        uint64_t base = (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+        uint32_t stride = (uint32_t)(rnd() % 40);
+        for (int l = 0; l < 32; l++) {
+            len[l] = w;
+            switch (kind) {
+            case 0: addr[l] = base + (uint64_t)l * stride * w; break;              /* strided */
+            case 1: addr[l] = base + (rnd() % 512) * w + (rnd() % 3 == 0 ? (rnd() % 3) << 33 : 0); break;
+            case 2: addr[l] = base + rnd() % 1000; len[l] = rnd() % 300; break;     /* memcpy */
+            case 3: addr[l] = (1ull << 31) + (rnd() % 2048) * w; break;               /* shared */
+            default: addr[l] = (rnd() & 1) ? (1ull << 31) + l * stride * 4 : base + l * 4; w = 4; len[l] = 4; break;
+            }
+        }
+        info = kind == 2 ? (GM_SPACE_GLOBAL << 16) | GM_INFO_STORE | GM_INFO_MEMINTR
+             : kind == 3 ? (GM_SPACE_SHARED << 16) | GM_INFO_LOAD | w
+             : kind == 4 ? (GM_SPACE_GENERIC << 16) | GM_INFO_LOAD | 4
+             : (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;
+        if (kind != 2) for (int l = 0; l < 32; l++) len[l] = w;
+        warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, kind == 2 ? len[l] : 0); });
+        /* brute force: lanes split by space */
+        std::vector<std::pair<uint64_t, uint64_t>> glob;
+        std::vector<std::pair<uint32_t, uint64_t>> shar;
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(mask >> l & 1) || !len[l]) continue;
+            bool sh = kind == 3 || (kind == 4 && __isShared((void *)addr[l]));
+            if (sh) shar.push_back({l, addr[l]}); else glob.push_back({addr[l], len[l]});
+        }
+        co_ref &r = ref[site];
+        r.slot[CO_WARPS]++;
+        r.slot[CO_THREADS] += n;
+        if (!glob.empty()) {
+            uint32_t s = units(glob, 5);
+            u64 bytes = 0;
+            for (auto &g : glob) bytes += g.second;
+            r.slot[CO_SECTORS] += s;
+            r.slot[CO_LINES] += units(glob, 7);
+            r.slot[CO_IDEAL] += (bytes + 31) / 32;
+            r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+        }
+        if (!shar.empty()) {
+            uint32_t ideal;
+            r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
+            r.slot[CO_IDEAL_WAVES] += ideal;
+        }
+    }
+    static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
+    for (uint32_t s = 0; s < NSITES; s++) {
+        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
+        for (uint32_t c = 0; c < 1024; c++) {
+            auto it = ref[s].matrix.find(c);
+            check("co.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
+        }
+    }
+}
+
+/* ---- divergence --------------------------------------------------------- */
+static void test_divergence(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 5);
+    gm_counters__divergence = ctr.data();
+    u64 ref[NSITES][5] = {};
+    for (int t = 0; t < 300; t++) {
+        uint32_t site = t % NSITES, mask = rnd_mask(), sw = rnd() & 1, dir[32];
+        uint32_t pattern = rnd() % 3;
+        for (int l = 0; l < 32; l++)
+            dir[l] = pattern == 0 ? (uint32_t)(t & 1) * (sw ? 2 : 1) : (uint32_t)(rnd() % (sw ? 4 : 2));
+        uint32_t info = sw ? GM_BRINFO_SWITCH | 4 : 2;
+        warp(mask, t % REPLICAS, [&](uint32_t l) { gm_before_branch__divergence(site, info, dir[l]); });
+        std::set<uint32_t> targets;
+        u64 taken = 0, n = 0;
+        for (int l = 0; l < 32; l++)
+            if (mask >> l & 1) { n++; taken += dir[l] != 0; targets.insert(dir[l]); }
+        ref[site][DV_EXECS]++;
+        ref[site][DV_THREADS] += n;
+        ref[site][DV_TAKEN] += taken;
+        ref[site][DV_NOT_TAKEN] += n - taken;
+        ref[site][DV_DIVERGENT] += targets.size() > 1;
+    }
+    static const char *names[5] = {"dv.execs", "dv.threads", "dv.taken", "dv.not_taken", "dv.divergent"};
+    for (uint32_t s = 0; s < NSITES; s++)
+        for (int k = 0; k < 5; k++) check(names[k], s, summed(ctr, 5, s, k), ref[s][k]);
+}
+
+/* ---- values --------------------------------------------------------------- */
+static void test_values(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 4);
+    gm_counters__values = ctr.data();
+    u64 ref[NSITES][4] = {};
+    for (int t = 0; t < 300; t++) {
+        uint32_t site = t % NSITES, mask = rnd_mask(), w = 1u << (rnd() % 4), ev = rnd() % 3;
+        uint64_t m = w == 8 ? ~0ull : (1ull << (8 * w)) - 1, v[32], same = rnd();
+        for (int l = 0; l < 32; l++) v[l] = (rnd() % 3 == 0) ? rnd() : same;  /* high bits: garbage above w */
+        uint32_t info = (GM_SPACE_GLOBAL << 16) | w | (ev == 0 ? GM_INFO_LOAD : ev == 1 ? GM_INFO_STORE : GM_INFO_LOAD | GM_INFO_STORE | GM_INFO_ATOMIC);
+        bool after = rnd() & 1;
+        warp(mask, t % REPLICAS, [&](uint32_t l) {
+            if (after) gm_after_load__values(site, 0, info, v[l]); else gm_before_mem__values(site, 0, info, v[l]);
+        });
+        bool counts = after ? (info & GM_INFO_LOAD) != 0 : ev == 1;
+        if (!counts) continue;
+        u64 ones = 0, zeros = 0;
+        std::set<uint64_t> distinct;
+        for (int l = 0; l < 32; l++)
+            if (mask >> l & 1) { ones |= v[l] & m; zeros |= ~v[l] & m; distinct.insert(v[l] & m); }
+        ref[site][VA_WARPS]++;
+        ref[site][VA_UNIFORM] += distinct.size() == 1;
+        ref[site][VA_ONES] |= ones;
+        ref[site][VA_ZEROS] |= zeros;
+    }
+    static const char *names[4] = {"va.warps", "va.uniform", "va.ones", "va.zeros"};
+    for (uint32_t s = 0; s < NSITES; s++)
+        for (int k = 0; k < 4; k++) {
+            u64 got = 0;
+            for (uint32_t r = 0; r < REPLICAS; r++)
+                got = k < 2 ? got + ctr[(r * NSITES + s) * 4 + k] : got | ctr[(r * NSITES + s) * 4 + k];
+            check(names[k], s, got, ref[s][k]);
+        }
+}
+
+/* ---- allocations ---------------------------------------------------------- */
+static void test_allocations(void)
+{
+    const uint32_t NR = 3, GS = 2, CS = 12;
+    const uint64_t base[NR] = {1ull << 40, (1ull << 40) + (1 << 20), (1ull << 41) + 256}, size[NR] = {10000, 1 << 16, 4096 * 3 + 100};
+    std::vector<std::vector<uint32_t>> bm(NR);
+    std::vector<std::vector<u64>> ch(NR);
+    static gm_alloc_range ranges[NR];
+    std::vector<u64> ctr(REPLICAS * NR * GM_ALLOC_NSLOTS);
+    for (uint32_t i = 0; i < NR; i++) {
+        bm[i].assign(GM_ALLOC_BITMAP_WORDS(size[i], GS), 0);
+        ch[i].assign(GM_ALLOC_NCHUNKS(size[i], CS) * GM_ALLOC_CHUNK_SLOTS, 0);
+        ranges[i] = {base[i], base[i] + size[i], bm[i].data(), ch[i].data(), i, 0};
+    }
+    gm_alloctab__allocations = {GM_ALLOCTAB_VERSION, NR, GS, CS, REPLICAS - 1, 0, ranges, ctr.data()};
+    std::vector<std::set<uint64_t>> gran(NR);
+    std::vector<std::vector<u64>> rch(NR);
+    u64 rsec[NR][2] = {};
+    for (uint32_t i = 0; i < NR; i++) rch[i].assign(ch[i].size(), 0);
+    for (int t = 0; t < 300; t++) {
+        uint32_t mask = rnd_mask(), w = 4u << (rnd() % 3), ev = rnd() % 4;
+        bool memintr = ev == 3;
+        uint64_t addr[32], len[32];
+        uint32_t home = rnd() % NR;
+        for (int l = 0; l < 32; l++) {
+            uint32_t i = rnd() % 4 == 0 ? rnd() % NR : home;
+            uint64_t off = memintr ? rnd() % (size[i] - 200) : (rnd() % (size[i] / w)) * w;
+            addr[l] = rnd() % 9 == 0 ? base[i] + size[i] + 64 : base[i] + off;   /* some outside */
+            len[l] = memintr ? rnd() % 200 : w;
+        }
+        uint32_t info = (GM_SPACE_GLOBAL << 16) |
+            (memintr ? GM_INFO_STORE | GM_INFO_MEMINTR : ev == 0 ? GM_INFO_LOAD | w : ev == 1 ? GM_INFO_STORE | w
+                                                       : GM_INFO_LOAD | GM_INFO_STORE | GM_INFO_ATOMIC | w);
+        warp(mask, t % REPLICAS, [&](uint32_t l) {
+            gm_before_mem__allocations(0, addr[l], info, memintr ? len[l] : 0);
+            gm_before_mem__allocations_counts(0, addr[l], info, memintr ? len[l] : 0);
+        });
+        std::vector<std::pair<uint64_t, uint64_t>> per[NR];
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(mask >> l & 1) || !len[l]) continue;
+            for (uint32_t i = 0; i < NR; i++) {
+                if (addr[l] < base[i] || addr[l] >= base[i] + size[i]) continue;
+                uint64_t off = addr[l] - base[i], end = std::min(off + len[l] - 1, size[i] - 1);
+                for (uint64_t g = off >> GS; g <= end >> GS; g++) gran[i].insert(g);
+                uint64_t c = off >> CS;
+                if (info & GM_INFO_LOAD) rch[i][c * 2]++;
+                if (info & GM_INFO_STORE) rch[i][c * 2 + 1]++;
+                per[i].push_back({addr[l], len[l]});
+            }
+        }
+        for (uint32_t i = 0; i < NR; i++) {
+            if (per[i].empty()) continue;
+            size_t s = units(per[i], 5);
+            if (info & GM_INFO_LOAD) rsec[i][0] += s;
+            if (info & GM_INFO_STORE) rsec[i][1] += s;
+        }
+    }
+    for (uint32_t i = 0; i < NR; i++) {
+        for (uint64_t g = 0; g < GM_ALLOC_GRANULES(size[i], GS); g++)
+            check("al.bitmap", i, bm[i][g / 32] >> (g % 32) & 1, gran[i].count(g));
+        for (size_t c = 0; c < ch[i].size(); c++) check("al.chunk", i, ch[i][c], rch[i][c]);
+        for (uint32_t k = 0; k < 2; k++) {
+            u64 got = 0;
+            for (uint32_t r = 0; r < REPLICAS; r++) got += ctr[(r * NR + i) * GM_ALLOC_NSLOTS + k];
+            check(k ? "al.write_sectors" : "al.read_sectors", i, got, rsec[i][k]);
+        }
+    }
+}
+
+/* ---- count_memops ---------------------------------------------------------- */
+static void test_count_memops(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES);
+    gm_counters__count_memops = ctr.data();
+    u64 ref[NSITES] = {};
+    for (int t = 0; t < 100; t++) {
+        uint32_t site = rnd() % NSITES;
+        warp(rnd_mask(), t % REPLICAS, [&](uint32_t l) { gm_before_mem__count_memops(site, l * 4, 4, 0); });
+        ref[site]++;
+    }
+    for (uint32_t s = 0; s < NSITES; s++) check("memops.warp_execs", s, summed(ctr, 1, s, 0), ref[s]);
+}
+
+int main(void)
+{
+    /* NULL counters: every handler must return without touching memory */
+    warp(~0u, 0, [](uint32_t l) {
+        gm_before_mem__coalescing(0, l * 4, (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | 4, 0);
+        gm_before_branch__divergence(0, 2, l & 1);
+        gm_after_load__values(0, 0, GM_INFO_LOAD | 4, l);
+        gm_before_mem__allocations(0, l * 4, (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | 4, 0);
+        gm_before_mem__count_memops(0, l * 4, 4, 0);
+    });
+    test_coalescing();
+    test_divergence();
+    test_values();
+    test_allocations();
+    test_count_memops();
+    if (failures) { fprintf(stderr, "%d mismatches\n", failures); return 1; }
+    printf("all handler counters match the brute-force counts\n");
+    return 0;
+}
