@@ -3,8 +3,8 @@
 // per warp execution (vector add of n floats: n/32 for each of its three
 // memory sites when n is a multiple of 32). Depends only on the handler SDK.
 //
-// Use it alone (no built-in analyses):
-//   gpumemcc --gm-handler=examples/handlers/count_memops.cu --gm-analyses=none \
+// Use it alone (no built-in analyses), then run the program:
+//   gpumemcc --gm-handler=examples/handlers/count_memops.cu --gm-analyses=none
 //            -O3 -arch=sm_90 examples/vector_add.cu -o vector_add
 //   ./vector_add     # the report lists column "warp_execs" per memory site
 #include <gpumem/handler.h>
