@@ -7,10 +7,11 @@
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
  * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
- * Usage: test_runtime_mock CUBIN normal|exit|crash
+ * Usage: test_runtime_mock CUBIN normal|exit|crash|threads
  */
 #include <cuda.h>
 #include <cupti.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,6 +141,30 @@ static void frees(void)
     api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, "cudaMalloc", &rm, NULL);
 }
 
+/* Host threads launching and allocating at once: launches are serialised by
+ * the runtime, so every thread's counts must add up exactly. */
+static void *thread_main(void *arg)
+{
+    CUdeviceptr p = 0x40000000 + (CUdeviceptr)(uintptr_t)arg * 0x100000;
+    for (int k = 0; k < 10; k++) {
+        cuMemAlloc_v2_params pa = {.dptr = &p, .bytesize = 256};
+        DRV(cuMemAlloc_v2, &pa, NULL);
+        cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 125, .gridDimY = 1,
+                                    .gridDimZ = 1, .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1};
+        DRV(cuLaunchKernel, &lk, "_Z6vecaddPKfS0_Pfi");
+        cuMemFree_v2_params f = {.dptr = p};
+        DRV(cuMemFree_v2, &f, NULL);
+    }
+    return NULL;
+}
+
+static void threads(void)
+{
+    pthread_t t[4];
+    for (uintptr_t i = 0; i < 4; i++) pthread_create(&t[i], NULL, thread_main, (void *)i);
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash\n"); return 2; }
@@ -147,6 +172,7 @@ int main(int argc, char **argv)
     memory_events();
     launches();
     frees();
+    if (!strcmp(argv[2], "threads")) threads();
     printf("test: done\n");
     fflush(stdout);
     if (!strcmp(argv[2], "exit")) exit(3);
