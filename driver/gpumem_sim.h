@@ -29,6 +29,7 @@ struct gm_run {
     size_t nlaunches;
     struct gm_counts final_wb;          /* dirty L2 written back at the end */
     uint64_t records, dropped;
+    uint32_t overlaps;                  /* allocations ignored (overlapping) */
     double seconds;
     char err[512];
 };

@@ -40,10 +40,12 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
 {
     struct gm_run *r = c;
     int id = gm_sim_alloc(r->sim, a->base, a->size);
-    if (id < 0) {
-        snprintf(r->err, sizeof r->err, "allocation %s at 0x%llx overlaps a live one", a->label,
-                 (unsigned long long)a->base);
-        return -1;
+    if (id < 0) {   /* e.g. a sub-allocation inside a pool: count its bytes to the pool */
+        if (!r->overlaps++)
+            fprintf(stderr, "gpumem-sim: warning: allocation %s at 0x%llx (%llu B) overlaps a live one or is empty; "
+                    "its accesses go to the existing one\n", a->label, (unsigned long long)a->base,
+                    (unsigned long long)a->size);
+        return 0;
     }
     if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);
     r->labels = realloc(r->labels, ((size_t)id + 1) * sizeof *r->labels);

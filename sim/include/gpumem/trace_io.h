@@ -53,7 +53,8 @@ int gm_trace_writer_free(struct gm_trace_writer *w, uint64_t base, uint64_t seq)
 int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_launch *l);
 int gm_trace_writer_records(struct gm_trace_writer *w, const struct gm_access *a, size_t n);
 int gm_trace_writer_end_launch(struct gm_trace_writer *w, uint64_t dropped);
-/* Writes the end marker and closes; frees w in every case. */
+/* Writes the end marker and closes; frees w in every case. With err NULL
+ * the file is abandoned without an end marker (readers will call it truncated). */
 int gm_trace_writer_close(struct gm_trace_writer *w, char *err, size_t errlen);
 const char *gm_trace_writer_error(const struct gm_trace_writer *w);
 
