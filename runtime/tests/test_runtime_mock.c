@@ -7,7 +7,7 @@
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
  * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
- * Usage: test_runtime_mock CUBIN normal|exit|crash|threads
+ * Usage: test_runtime_mock CUBIN normal|exit|crash|abort|threads
  */
 #include <cuda.h>
 #include <cupti.h>
@@ -177,5 +177,6 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (!strcmp(argv[2], "exit")) exit(3);
     if (!strcmp(argv[2], "crash")) raise(SIGSEGV);
+    if (!strcmp(argv[2], "abort")) abort();
     return 0;
 }

@@ -95,6 +95,10 @@ run() {
   check_sites "$OUTD/crash.err" $W crash
   [ -s "$OUTD/crash.d/gpumem-timeline.csv" ] && pass "crash: report files written" || fail "crash: no report files"
 
+  run_mode abort
+  [ $rc = 134 ] && pass "abort: died of SIGABRT (status 134)" || fail "abort: exit status $rc, expected 134"
+  check_sites "$OUTD/abort.err" $W abort
+
   if command -v ncu >/dev/null 2>&1; then
     ncu --metrics gpu__time_duration.sum "$BIN" paths >"$OUTD/ncu.out" 2>"$OUTD/ncu.err"; rc=$?
     [ $rc = 0 ] && pass "ncu: exit status 0" || fail "ncu: exit status $rc"

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
         launch_threads();
         launches += 16;
     }
-    if (!strcmp(mode, "exit") || !strcmp(mode, "crash")) {
+    if (!strcmp(mode, "exit") || !strcmp(mode, "crash") || !strcmp(mode, "abort")) {
         launch_runtime();
         launches += 1;
     }
@@ -163,6 +163,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (!strcmp(mode, "exit")) exit(7);
     if (!strcmp(mode, "crash")) raise(SIGSEGV);
+    if (!strcmp(mode, "abort")) abort();
     CK(cudaFree(da));
     CK(cudaFree(dc)); /* db is leaked on purpose */
     free(h);
