@@ -20,7 +20,7 @@ struct gm_trace_reader {
     const uint8_t *mem;
     size_t memsize, pos;
     char name[256];
-    char err[320];
+    char err[512];
     struct gm_trace_gpu gpu;
     struct gm_buf comp, raw;
     struct gm_access *recs;

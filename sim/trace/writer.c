@@ -17,7 +17,7 @@
 struct gm_trace_writer {
     FILE *f;
     char path[256];
-    char err[256];
+    char err[512];
     struct gm_buf raw, comp;
     struct gm_access *pending;
     size_t npending;
