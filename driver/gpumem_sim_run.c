@@ -47,7 +47,7 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
                     (unsigned long long)a->size);
         return 0;
     }
-    if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);
+    if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);   /* same ids: both accept the same set */
     r->labels = realloc(r->labels, ((size_t)id + 1) * sizeof *r->labels);
     if (!r->labels) return fail(r, "out of memory");
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
@@ -107,7 +107,10 @@ static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
     switch (ev->kind) {
     case GM_TEV_MODULE: return on_module(r, ev->modid, ev->name, ev->nsites, ev->sites);
     case GM_TEV_ALLOC: return on_alloc(r, &ev->alloc);
-    case GM_TEV_FREE: gm_sim_release(r->sim, ev->alloc.base); return 0;
+    case GM_TEV_FREE:
+        gm_sim_release(r->sim, ev->alloc.base);
+        if (r->ref) gm_ref_release(r->ref, ev->alloc.base);
+        return 0;
     case GM_TEV_LAUNCH: return on_launch(r, &ev->launch);
     case GM_TEV_RECORDS: return on_records(r, ev->recs, ev->nrecs);
     case GM_TEV_LAUNCH_END: return on_end(r, ev->launch.dropped);

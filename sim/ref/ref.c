@@ -132,6 +132,12 @@ int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size)
     return (int)r->nallocs;
 }
 
+void gm_ref_release(struct gm_ref *r, uint64_t base)
+{
+    for (uint32_t i = 0; i < r->nallocs; i++)
+        if (r->allocs[i].live && r->allocs[i].base == base) r->allocs[i].live = 0;
+}
+
 static uint32_t alloc_of(const struct gm_ref *r, uint64_t addr)
 {
     for (uint32_t i = 0; i < r->nallocs; i++)

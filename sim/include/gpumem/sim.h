@@ -109,6 +109,7 @@ struct gm_ref;
 struct gm_ref *gm_ref_new(const struct gm_sim_config *c);
 void gm_ref_free(struct gm_ref *r);
 int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size);
+void gm_ref_release(struct gm_ref *r, uint64_t base);
 void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
 void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n);
 void gm_ref_end(struct gm_ref *r, struct gm_counts *launch);
