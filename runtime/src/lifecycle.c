@@ -143,6 +143,9 @@ __attribute__((constructor)) static void gm_start(void)
         gm_warn("%s; program runs uninstrumented", err);
         return;
     }
+    const char *formats = getenv("GPUMEM_FORMAT");
+    if (formats && *formats && gm_report_formats_check(formats, err, sizeof err) != 0)
+        gm_warn("GPUMEM_FORMAT: %s", err);
     if (gm_cupti_start() != 0) return;
     on_exit(on_exit_cb, NULL);
     install_handlers();

@@ -9,6 +9,12 @@
 #include "rt.h"
 
 #ifndef GM_RT_HAVE_REPORT
+int gm_report_formats_check(const char *formats, char *err, size_t errlen)
+{
+    (void)formats, (void)err, (void)errlen;
+    return 0;
+}
+
 int gm_report_model_write(const char *dir, const char *formats, int end_kind, int status,
                           int symbolize)
 {
@@ -248,6 +254,11 @@ static void fill_events(struct gm_report *r, int symbolize)
             add_use(re, e->dst_alloc, e->dst, 0, 0);
         }
     }
+}
+
+int gm_report_formats_check(const char *formats, char *err, size_t errlen)
+{
+    return gm_report_check_formats(formats, err, errlen);
 }
 
 int gm_report_model_write(const char *dir, const char *formats, int end_kind, int status,
