@@ -119,6 +119,12 @@ struct gm_pattern_opts {
 };
 void gm_pattern_opts_default(struct gm_pattern_opts *o);
 
+/* 1 when the timeline says which allocations launches used: some launch
+ * event has a use, or there is no launch event. When 0, an allocation used
+ * only by kernels would look unused, so gm_find_object_patterns reports
+ * memory leaks only. */
+int gm_launch_uses_known(const struct gm_report *r);
+
 /* Runs every detector; findings are sorted by bytes at stake (descending,
  * ties by pattern then allocation id). Returns 0, or -1 when out of memory. */
 int gm_find_patterns(const struct gm_report *r, const struct gm_pattern_opts *o,

@@ -35,6 +35,8 @@ static struct gm_finding *add(struct det *d, enum gm_pattern p, const struct gm_
     return f;
 }
 
+static int leak(struct det *d, const struct gm_tl_alloc *ta, const char *nm);
+
 static int unused_and_leak(struct det *d, const struct gm_tl_alloc *ta)
 {
     const struct gm_report_alloc *a = ta->a;
@@ -51,20 +53,34 @@ static int unused_and_leak(struct det *d, const struct gm_tl_alloc *ta)
         f->seq_from = ta->alloc_seq;
         f->seq_to = ta->free_seq;
     }
-    if (!a->freed && !ta->free_seq) {
-        const struct gm_report_hostsite *last = ta->nuses ? use_site(&ta->uses[ta->nuses - 1]) : NULL;
-        struct gm_finding *f = add(d, GM_PAT_LEAK, a, a->size,
-            gm_strf("%s: %s allocated at %s is never freed", nm, BYTES(a->size),
-                    SITE(&a->alloc_site, 2)),
-            last ? gm_strf("free it after its last use at %s", SITE(last, 3))
-                 : gm_strf("free it (or remove the allocation at %s)", SITE(&a->alloc_site, 4)));
-        if (!f)
-            return -1;
-        f->site1 = &a->alloc_site;
-        f->site2 = last;
-        f->seq_from = ta->alloc_seq;
-    }
+    return leak(d, ta, nm);
+}
+
+static int leak(struct det *d, const struct gm_tl_alloc *ta, const char *nm)
+{
+    const struct gm_report_alloc *a = ta->a;
+    char sb[6][512], bb[32];
+    if (a->freed || ta->free_seq)
+        return 0;
+    const struct gm_report_hostsite *last = ta->nuses ? use_site(&ta->uses[ta->nuses - 1]) : NULL;
+    struct gm_finding *f = add(d, GM_PAT_LEAK, a, a->size,
+        gm_strf("%s: %s allocated at %s is never freed", nm, BYTES(a->size),
+                SITE(&a->alloc_site, 2)),
+        last ? gm_strf("free it after its last use at %s", SITE(last, 3))
+             : gm_strf("free it (or remove the allocation at %s)", SITE(&a->alloc_site, 4)));
+    if (!f)
+        return -1;
+    f->site1 = &a->alloc_site;
+    f->site2 = last;
+    f->seq_from = ta->alloc_seq;
     return 0;
+}
+
+static int leak_only(struct det *d, const struct gm_tl_alloc *ta)
+{
+    char nm[300];
+    gm_alloc_name(d->r, ta->a->id, nm, sizeof nm);
+    return leak(d, ta, nm);
 }
 
 static int early_late(struct det *d, const struct gm_tl_alloc *ta)
@@ -80,7 +96,8 @@ static int early_late(struct det *d, const struct gm_tl_alloc *ta)
     if (ta->alloc_seq && gap >= d->o->early_gap) {
         struct gm_finding *f = add(d, GM_PAT_EARLY_ALLOC, a, a->size,
             gm_strf("%s: %s allocated at %s, first used %" PRIu64 " GPU operation%s later at %s",
-                    nm, BYTES(a->size), SITE(&a->alloc_site, 5), gap, gap == 1 ? "" : "s", SITE(use_site(first), 0)),
+                    nm, BYTES(a->size), SITE(&a->alloc_site, 5), gap, gap == 1 ? "" : "s",
+                    SITE(use_site(first), 0)),
             gm_strf("allocate it just before its first use at %s", SITE(use_site(first), 1)));
         if (!f)
             return -1;
@@ -284,6 +301,19 @@ static int dead_writes_(struct det *d, const struct gm_tl_alloc *ta)
     return dead(d, ta, pend, pr, NULL, "and never read before the program ends");
 }
 
+int gm_launch_uses_known(const struct gm_report *r)
+{
+    int launches = 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        if (r->events[i].op != GM_OP_LAUNCH)
+            continue;
+        launches = 1;
+        if (r->events[i].nuses)
+            return 1;
+    }
+    return !launches;
+}
+
 int gm_find_object_patterns(const struct gm_report *r, const struct gm_pattern_opts *o,
                             struct gm_findings *out)
 {
@@ -291,11 +321,12 @@ int gm_find_object_patterns(const struct gm_report *r, const struct gm_pattern_o
     if (gm_tl_build(r, &t))
         return -1;
     struct det d = {r, o, &t, out};
-    int rc = 0;
+    int rc = 0, known = gm_launch_uses_known(r);
     for (size_t k = 0; !rc && k < t.nallocs; k++)
-        rc = unused_and_leak(&d, &t.allocs[k]) || early_late(&d, &t.allocs[k]) ||
-             idleness(&d, &t.allocs[k]) || dead_writes(&d, &t.allocs[k]);
-    if (!rc)
+        rc = known ? unused_and_leak(&d, &t.allocs[k]) || early_late(&d, &t.allocs[k]) ||
+                         idleness(&d, &t.allocs[k]) || dead_writes(&d, &t.allocs[k])
+                   : leak_only(&d, &t.allocs[k]);
+    if (!rc && known)
         rc = redundant(&d);
     gm_tl_free(&t);
     return rc ? -1 : 0;

@@ -182,9 +182,12 @@ static void memory_plot(const struct gm_report *r, FILE *f)
     free(y);
 }
 
-static void findings(const struct gm_derived *d, FILE *f)
+static void findings(const struct gm_report *r, const struct gm_derived *d, FILE *f)
 {
     fputs("<h2>Allocation findings (by bytes at stake)</h2>\n", f);
+    if (!gm_launch_uses_known(r))
+        fputs("<p>Which allocations kernels used was not recorded: only memory leaks are "
+              "reported.</p>\n", f);
     size_t n = d->findings.n < (size_t)d->top ? d->findings.n : (size_t)d->top;
     const char **lab = calloc(n + 1, sizeof *lab);
     double *v = calloc(n + 1, sizeof *v);
@@ -244,7 +247,7 @@ int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *
     branches(&d, f);
     values(&d, f);
     memory_plot(r, f);
-    findings(&d, f);
+    findings(r, &d, f);
     notes(r, f);
     fputs("</body></html>\n", f);
     gm_derived_free(&d);

@@ -147,6 +147,9 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
     char b[32];
     fprintf(f, "\nAllocation findings, by bytes at stake (peak allocated: %s)\n",
             gm_fmt_bytes(gm_peak_bytes(r, &at), b, sizeof b));
+    if (!gm_launch_uses_known(r))
+        fprintf(f, "  (which allocations kernels used was not recorded: only memory leaks are "
+                   "reported)\n");
     for (size_t i = 0; i < d->findings.n; i++) {
         const struct gm_finding *x = &d->findings.v[i];
         fprintf(f, "  %2zu. [%s] %s at stake\n      %s\n      -> %s\n", i + 1,

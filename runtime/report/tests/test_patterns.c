@@ -294,6 +294,29 @@ static void test_dead_write(void)
     done(r, &f);
 }
 
+static void test_launch_uses_unknown(void)
+{
+    /* launches without uses (runtime without the allocations analysis and
+     * without argument scanning): only leaks can be claimed */
+    struct gm_report *r = gm_report_new();
+    tl_alloc(r, 1, 100, 1, 10);
+    tl_alloc(r, 2, 200, 2, 11);
+    tl_op(r, GM_OP_LAUNCH, 3, 0, 0, 0, 0, 12);
+    tl_op(r, GM_OP_LAUNCH, 4, 0, 0, 0, 0, 13);
+    tl_free(r, 1, 5, 14);
+    CHECK_EQ(gm_launch_uses_known(r), 0);
+    struct gm_findings f = run(r, NULL);
+    CHECK_EQ(f.n, 1);
+    CHECK_EQ(count(&f, GM_PAT_LEAK, 2), 1);
+    done(r, &f);
+    r = gm_report_new();                         /* no launches at all: known */
+    tl_alloc(r, 1, 100, 1, 10);
+    CHECK_EQ(gm_launch_uses_known(r), 1);
+    f = run(r, NULL);
+    CHECK_EQ(count(&f, GM_PAT_UNUSED_ALLOC, 1), 1);
+    done(r, &f);
+}
+
 static void test_ranking(void)
 {
     struct gm_report *r = gm_report_new();
@@ -322,6 +345,7 @@ int main(void)
     test_temporary_idleness();
     test_redundant_allocation();
     test_dead_write();
+    test_launch_uses_unknown();
     test_ranking();
     TEST_MAIN_END();
 }
