@@ -10,6 +10,7 @@
 #define GM_EXAMPLE_UTIL_H
 
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,14 @@
         }                                                                     \
     } while (0)
 
-/* argv[i] as a positive integer, or `def` when absent; exits on bad input. */
+/* argv[i] as a positive int, or `def` when absent; exits on bad input. */
 static inline long ex_arg(int argc, char **argv, int i, long def, const char *name)
 {
     if (i >= argc) return def;
     char *end = NULL;
     long v = strtol(argv[i], &end, 10);
-    if (*argv[i] == '\0' || *end != '\0' || v <= 0 || v > (1L << 40)) {
-        fprintf(stderr, "%s: bad %s '%s' (want a positive integer)\n", argv[0], name, argv[i]);
+    if (*argv[i] == '\0' || *end != '\0' || v <= 0 || v > INT_MAX) {
+        fprintf(stderr, "%s: bad %s '%s' (want an integer from 1 to %d)\n", argv[0], name, argv[i], INT_MAX);
         exit(1);
     }
     return v;

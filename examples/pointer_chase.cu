@@ -35,10 +35,6 @@ int main(int argc, char **argv)
     long stride = ex_arg(argc, argv, 2, 32, "stride_elements");
     int steps = (int)ex_arg(argc, argv, 3, 100000, "steps");
     int iters = (int)ex_arg(argc, argv, 4, 3, "iters");
-    if (n > 0xffffffffL) {
-        fprintf(stderr, "%s: n_elements must be below 2^32\n", argv[0]);
-        return 1;
-    }
     size_t bytes = (size_t)n * sizeof(unsigned);
     unsigned *h = (unsigned *)ex_malloc(bytes);
     for (long i = 0; i < n; i++) h[i] = (unsigned)((i + stride) % n);

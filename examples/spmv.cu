@@ -97,6 +97,10 @@ int main(int argc, char **argv)
     int rows = (int)ex_arg(argc, argv, 1, 1 << 18, "rows");
     int avg = (int)ex_arg(argc, argv, 2, 16, "avg_nnz_per_row");
     int iters = (int)ex_arg(argc, argv, 3, 10, "iters");
+    if ((long long)rows * 2 * avg > INT_MAX) {   /* int row pointers */
+        fprintf(stderr, "%s: rows * 2 * avg_nnz_per_row must stay below 2^31\n", argv[0]);
+        return 1;
+    }
     struct csr m;
     make_csr(&m, rows, avg);
     int *hecol;

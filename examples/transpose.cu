@@ -62,8 +62,8 @@ int main(int argc, char **argv)
     ex_usage(argc, argv, 2, "[n (multiple of 32, default 1024)] [iters (default 10)]");
     int n = (int)ex_arg(argc, argv, 1, 1024, "n");
     int iters = (int)ex_arg(argc, argv, 2, 10, "iters");
-    if (n % TILE) {
-        fprintf(stderr, "%s: n must be a multiple of %d\n", argv[0], TILE);
+    if (n % TILE || n > 32768) {   /* int indices: n * n < 2^31 */
+        fprintf(stderr, "%s: n must be a multiple of %d and at most 32768\n", argv[0], TILE);
         return 1;
     }
     size_t bytes = (size_t)n * n * sizeof(float);
