@@ -31,6 +31,14 @@ struct gm_kernel_stat {
  * Returns the count, or -1 when out of memory. */
 long gm_kernel_stats(const struct gm_report *r, struct gm_kernel_stat **out);
 
+/* SASSI's memory-divergence matrix of one kernel, summed over its sites:
+ * m[(threads - 1) * 32 + (sectors - 1)] = warp accesses with that many
+ * active threads and unique 32 B sectors (32 = 32 or more), from the
+ * `coalescing_matrix` counter set. Returns 1 when the kernel has it, else 0
+ * (m zeroed). */
+int gm_kernel_matrix(const struct gm_report *r, const struct gm_report_kernel *k,
+                     uint64_t m[1024]);
+
 /* ---- per source line (coalescing) ---------------------------------- */
 
 struct gm_line_stat {

@@ -20,7 +20,7 @@ struct gm_write_opts {
 /* 0, or -1 (out of memory or write error). */
 int gm_report_write_text(const struct gm_report *r, const struct gm_write_opts *o, FILE *f);
 int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *o, FILE *f);
-/* Writes kernels.csv, lines.csv, branches.csv, values.csv, allocations.csv,
+/* Writes kernels.csv, lines.csv, branches.csv, values.csv, matrix.csv, allocations.csv,
  * findings.csv, launches.csv, events.csv into dir (which must exist).
  * 0, or -1 with a one-line reason in err. */
 int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o,

@@ -332,3 +332,17 @@ long gm_value_stats(const struct gm_report *r, struct gm_value_stat **out)
     *out = st;
     return (long)n;
 }
+
+int gm_kernel_matrix(const struct gm_report *r, const struct gm_report_kernel *k,
+                     uint64_t m[1024])
+{
+    memset(m, 0, 1024 * sizeof *m);
+    const struct gm_report_kcounters *c = gm_report_kernel_set(k, "coalescing_matrix");
+    (void)r;
+    if (!c || c->nslots != 1024)
+        return 0;
+    for (uint32_t s = 0; s < c->nsites; s++)
+        for (uint32_t i = 0; i < 1024; i++)
+            m[i] += c->v[(size_t)s * 1024 + i];
+    return 1;
+}

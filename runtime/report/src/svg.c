@@ -5,6 +5,7 @@
  */
 #include "svg.h"
 
+#include <math.h>
 #include <string.h>
 
 void gm_html_esc(FILE *f, const char *s)
@@ -91,4 +92,38 @@ void gm_svg_steps(FILE *f, const char *title, const double *x, const double *y, 
     fprintf(f, " (%.0f .. %.0f)</text><text x=\"4\" y=\"%d\">", xmin, xmax, T + H / 2);
     gm_html_esc(f, ylabel);
     fprintf(f, "</text>\n</svg>\n");
+}
+
+void gm_svg_heatmap32(FILE *f, const char *title, const uint64_t *cells,
+                      const char *xlabel, const char *ylabel)
+{
+    const int C = 9, L = 40, T = 24;
+    uint64_t max = 0;
+    for (int i = 0; i < 1024; i++)
+        max = cells[i] > max ? cells[i] : max;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"0\" y=\"14\" "
+               "font-weight=\"bold\">", L + 32 * C + 20, T + 32 * C + 30);
+    gm_html_esc(f, title);
+    fputs("</text>\n", f);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            uint64_t v = cells[r * 32 + c];
+            if (!v)
+                continue;
+            /* log scale: 1 -> light, max -> dark */
+            double t = max > 1 ? log((double)v) / log((double)max) : 1;
+            int shade = 230 - (int)(t * 200);
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                       "fill=\"rgb(%d,%d,255)\"><title>%d, %d: %llu</title></rect>\n",
+                    L + c * C, T + (31 - r) * C, C, C, shade, shade, r + 1, c + 1,
+                    (unsigned long long)v);
+        }
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+               "stroke=\"#999\"/>\n", L, T, 32 * C, 32 * C);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">", L, T + 32 * C + 16);
+    gm_html_esc(f, xlabel);
+    fprintf(f, " (1..32)</text><text x=\"0\" y=\"%d\">", T + 10);
+    gm_html_esc(f, ylabel);
+    fputs("</text>\n</svg>\n", f);
 }

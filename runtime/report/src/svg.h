@@ -7,6 +7,7 @@
 #define GM_REPORT_SVG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Writes s with &, <, >, " escaped. */
@@ -17,5 +18,10 @@ void gm_svg_bars(FILE *f, const char *title, const char *const *labels, const do
 /* Step plot of y over x (x increasing), e.g. live bytes over the timeline. */
 void gm_svg_steps(FILE *f, const char *title, const double *x, const double *y, size_t n,
                   const char *xlabel, const char *ylabel);
+
+/* 32 x 32 heat map, cells[row * 32 + col], log-scaled colour; row r is
+ * labelled r + 1 on the y axis (ylabel), column c c + 1 (xlabel). */
+void gm_svg_heatmap32(FILE *f, const char *title, const uint64_t *cells,
+                      const char *xlabel, const char *ylabel);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CSV tables of a report, one file per table: kernels, lines, branches,
- * values, allocations, findings, launches, events. Columns: docs/reports.md.
+ * values, matrix, allocations, findings, launches, events. Columns: docs/reports.md.
  * Depends on the report headers and libc only.
  */
 #include "csv.h"
@@ -156,6 +156,24 @@ static void allocations(const struct gm_report *r, const struct gm_derived *d, F
     }
 }
 
+static void matrix(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+{
+    uint64_t m[1024];
+    gm_csv_header(f, "kernel,threads,sectors,warps");
+    for (long i = 0; i < d->nkernels; i++) {
+        if (!gm_kernel_matrix(r, d->kernels[i].k, m))
+            continue;
+        for (int c = 0; c < 1024; c++) {
+            if (!m[c])
+                continue;
+            gm_csv_str(f, d->kernels[i].k->name, 0);
+            gm_csv_u64(f, (uint64_t)c / 32 + 1, 0);
+            gm_csv_u64(f, (uint64_t)c % 32 + 1, 0);
+            gm_csv_u64(f, m[c], 1);
+        }
+    }
+}
+
 static void findings(const struct gm_report *r, const struct gm_derived *d, FILE *f)
 {
     (void)r;
@@ -248,7 +266,8 @@ int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o
 {
     static const struct { const char *name; table_fn fn; } tables[] = {
         {"kernels.csv", kernels}, {"lines.csv", lines}, {"branches.csv", branches},
-        {"values.csv", values}, {"allocations.csv", allocations}, {"findings.csv", findings},
+        {"values.csv", values}, {"matrix.csv", matrix}, {"allocations.csv", allocations},
+        {"findings.csv", findings},
         {"launches.csv", launches}, {"events.csv", events},
     };
     struct gm_derived d;

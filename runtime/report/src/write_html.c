@@ -87,6 +87,24 @@ static void kernels(const struct gm_derived *d, FILE *f)
     fputs("</table>\n", f);
 }
 
+/* SASSI's active-threads x unique-sectors matrix of the top kernels. */
+static void matrices(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+{
+    uint64_t m[1024];
+    int shown = 0;
+    for (long i = 0; i < d->nkernels && shown < 3; i++) {
+        if (!gm_kernel_matrix(r, d->kernels[i].k, m))
+            continue;
+        if (!shown++)
+            fputs("<h2>Memory divergence (warp accesses by active threads and unique "
+                  "sectors)</h2>\n", f);
+        char nm[256], title[300];
+        snprintf(title, sizeof title, "%s", gm_demangle(d->kernels[i].k->name, nm, sizeof nm));
+        gm_svg_heatmap32(f, title, m, "unique 32 B sectors",
+                         "active threads");
+    }
+}
+
 static void lines(const struct gm_derived *d, FILE *f)
 {
     fputs("<h2>Worst-coalesced source lines</h2>\n", f);
@@ -243,6 +261,7 @@ int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *
         return -1;
     head(r, f);
     kernels(&d, f);
+    matrices(r, &d, f);
     lines(&d, f);
     branches(&d, f);
     values(&d, f);
