@@ -48,19 +48,12 @@ static void api_exit(void)
     if (t->api_depth > 0) t->api_depth--;
 }
 
-static int is_graph_launch(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
-{
-    return d == CUPTI_CB_DOMAIN_DRIVER_API && (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-                                               cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
-}
-
 static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     int enter = cb->callbackSite == CUPTI_API_ENTER;
     if (enter) api_enter(cb);
     if (d == CUPTI_CB_DOMAIN_DRIVER_API) {
-        if (gm_is_launch_cbid(cbid)) gm_on_launch(cbid, cb);
-        else if (is_graph_launch(d, cbid)) { if (!enter) gm_on_graph_launch(cb); }
+        if (gm_is_launch_cbid(cbid)) gm_on_launch(cbid, cb); /* kernels and graphs */
         else if (!enter) gm_on_driver_mem(cbid, cb);
     } else if (!enter) {
         gm_on_runtime_mem(cbid, cb);

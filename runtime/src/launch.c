@@ -32,15 +32,24 @@ int gm_is_launch_cbid(CUpti_CallbackId cbid)
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
         return 1;
     default:
         return 0;
     }
 }
 
+static int is_graph(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
 static int is_ptsz(CUpti_CallbackId cbid)
 {
-    return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
            cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
            cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
 }
@@ -49,7 +58,10 @@ static int is_ptsz(CUpti_CallbackId cbid)
 static void decode(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct launch_desc *d)
 {
     memset(d, 0, sizeof *d);
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+    if (is_graph(cbid)) {
+        const cuGraphLaunch_params *p = cb->functionParams;
+        d->stream = p ? p->hStream : NULL;
+    } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
         const cuLaunchKernelEx_params *p = cb->functionParams;
         const CUlaunchConfig *c = p->config;
@@ -257,6 +269,58 @@ static struct gm_fninfo *resolve(void *fn, CUcontext ctx, const char *symname)
     return fi;
 }
 
+/* ---- CUDA graphs ---------------------------------------------------------- */
+
+/* Kernels captured into graphs, resolved at the next graph launch (during
+ * capture no CUDA call may be made). Guarded by gm_st.lock. */
+struct pending { struct gm_fnkey key; const char *sym; UT_hash_handle hh; };
+static struct pending *g_pending;
+static char g_graph_tag; /* key of the per-context "[CUDA graph]" entry */
+
+static void remember_captured(void *fn, CUcontext ctx, const char *sym)
+{
+    struct gm_fnkey key = {fn, ctx};
+    struct pending *p;
+    HASH_FIND(hh, g_pending, &key, sizeof key, p);
+    if (p || !(p = calloc(1, sizeof *p))) return;
+    p->key = key;
+    p->sym = sym ? gm_intern(sym) : NULL;
+    HASH_ADD(hh, g_pending, key, sizeof p->key, p);
+}
+
+/* All instrumented modules in use in ctx, as one pseudo-kernel: a graph's
+ * kernels are counted together, per module, as "[CUDA graph]". */
+static struct gm_fninfo *graph_fninfo(CUcontext ctx)
+{
+    for (;;) { /* resolve what was captured in this context */
+        struct pending *p, *tmp, *hit = NULL;
+        pthread_mutex_lock(&gm_st.lock);
+        HASH_ITER(hh, g_pending, p, tmp) if (p->key.ctx == ctx) { hit = p; break; }
+        if (hit) HASH_DEL(g_pending, hit);
+        pthread_mutex_unlock(&gm_st.lock);
+        if (!hit) break;
+        resolve(hit->key.fn, ctx, hit->sym);
+        free(hit);
+    }
+    struct gm_fnkey key = {&g_graph_tag, ctx};
+    struct gm_fninfo *fi;
+    HASH_FIND(hh, gm_st.fns, &key, sizeof key, fi);
+    if (!fi) {
+        if (!(fi = calloc(1, sizeof *fi))) return NULL;
+        fi->key = key;
+        fi->name = gm_intern("[CUDA graph]");
+        HASH_ADD(hh, gm_st.fns, key, sizeof fi->key, fi);
+    }
+    uint32_t n = 0;
+    for (struct gm_modinst *m = gm_st.mods; m; m = m->next) n += m->ctx == ctx;
+    free(fi->mods);
+    fi->nmods = 0;
+    if ((fi->mods = calloc(n + 1, sizeof *fi->mods)))
+        for (struct gm_modinst *m = gm_st.mods; m; m = m->next)
+            if (m->ctx == ctx) fi->mods[fi->nmods++] = m;
+    return fi;
+}
+
 /* ---- entry and exit ----------------------------------------------------- */
 
 static int device_known(CUdevice dev)
@@ -304,8 +368,10 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     e.device = (uint16_t)dev;
     note_device(dev);
     pthread_mutex_lock(&gm_st.lock);
-    gm_st.launches++;
-    gm_st.inst_launches += inst;
+    if (!fi || fi->key.fn != &g_graph_tag) { /* graph launches are counted apart */
+        gm_st.launches++;
+        gm_st.inst_launches += inst;
+    }
     t->launch_rec = gm_st.nlaunch_recs;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
     if (seq && gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
@@ -389,17 +455,24 @@ static void add_time(const struct gm_fninfo *fi, int64_t ns)
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d)
+static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d, int graph)
 {
     if (capturing(d->stream)) {
         pthread_mutex_lock(&gm_st.lock);
-        gm_st.captured_launches++;
+        if (graph) gm_st.graph_launches++;
+        else gm_st.captured_launches++;
+        if (!graph) remember_captured(d->fn, cb->context, cb->symbolName);
         pthread_mutex_unlock(&gm_st.lock);
         return;
     }
     pthread_mutex_lock(&gm_st.launch_lock);
     GM_GUARD_BEGIN();
-    struct gm_fninfo *fi = resolve(d->fn, cb->context, cb->symbolName);
+    if (graph) {
+        pthread_mutex_lock(&gm_st.lock);
+        gm_st.graph_launches++;
+        pthread_mutex_unlock(&gm_st.lock);
+    }
+    struct gm_fninfo *fi = graph ? graph_fninfo(cb->context) : resolve(d->fn, cb->context, cb->symbolName);
     int inst = fi && fi->nmods > 0;
     uint64_t seq = record_launch(fi, d, inst);
     if (inst) {
@@ -425,25 +498,37 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     else pthread_mutex_unlock(&gm_st.launch_lock);
 }
 
+static int all_zero(const uint64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i]) return 0;
+    return 1;
+}
+
 static void collect(const struct gm_fninfo *fi, uint64_t seq)
 {
+    int graph = fi->key.fn == &g_graph_tag; /* skip modules the graph did not use */
     for (uint32_t i = 0; i < fi->nmods; i++) {
         struct gm_modinst *m = fi->mods[i];
-        gm_alloctab_exit(m, seq);
         struct gm_kstat *k = NULL;
+        int used = !graph;
+        gm_alloctab_exit(m, seq);
         for (uint32_t j = 0; j < m->nsets; j++) {
             const struct gm_modinst_set *s = &m->sets[j];
-            size_t bytes = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots * 8;
-            CUresult r = gm_cu.cuMemcpyDtoH(s->host, s->dev, bytes);
+            size_t n = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots;
+            CUresult r = gm_cu.cuMemcpyDtoH(s->host, s->dev, n * 8);
             if (r != CUDA_SUCCESS) {
                 gm_warn("cannot read counters of %s (%s)", fi->name, gm_cu_err(r));
                 continue;
             }
+            if (graph && all_zero(s->host, n)) continue;
+            used = 1;
             pthread_mutex_lock(&gm_st.lock);
             if (!k) k = gm_kstat_get(fi->name, m->tab);
             if (k) gm_kstat_add(k, s->g, s->host, s->replicas);
             pthread_mutex_unlock(&gm_st.lock);
         }
+        if (!used) continue;
         pthread_mutex_lock(&gm_st.lock);
         if (!k) k = gm_kstat_get(fi->name, m->tab);
         if (k) k->launches++;
@@ -476,16 +561,8 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     struct launch_desc d;
     decode(cbid, cb, &d);
-    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cb, &d);
+    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cb, &d, is_graph(cbid));
     else launch_exit(cb, &d);
-}
-
-void gm_on_graph_launch(const CUpti_CallbackData *cb)
-{
-    (void)cb;
-    pthread_mutex_lock(&gm_st.lock);
-    gm_st.graph_launches++;
-    pthread_mutex_unlock(&gm_st.lock);
 }
 
 void gm_on_context_destroy(CUcontext ctx)

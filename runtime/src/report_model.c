@@ -278,7 +278,9 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
     fill_events(r, symbolize);
     fill_launch_uses(r);
     if (gm_st.graph_launches)
-        gm_report_add_unobserved(r, NULL, "CUDA graph launch: kernels inside graphs are not instrumented",
+        gm_report_add_unobserved(r, NULL, "CUDA graph launch: its kernels are counted together as "
+                                 "\"[CUDA graph]\" per module, only in modules already in use in "
+                                 "the context (launched or captured before); others are not observed",
                                  gm_st.graph_launches);
     if (gm_st.captured_launches)
         gm_report_add_unobserved(r, NULL, "launch captured into a CUDA graph (stream capture)",

@@ -117,7 +117,7 @@ static void print_kernel(FILE *f, const struct gm_kstat *k)
 void gm_report_plain(FILE *f)
 {
     fprintf(f, "gpumem: %llu kernel launches (%llu instrumented), %llu graph launches and "
-            "%llu launches captured into graphs (kernels inside graphs not observed), "
+            "%llu launches captured into graphs (graph kernels counted as [CUDA graph]), "
             "%zu allocations, %zu API events\n",
             (unsigned long long)gm_st.launches, (unsigned long long)gm_st.inst_launches,
             (unsigned long long)gm_st.graph_launches, (unsigned long long)gm_st.captured_launches,

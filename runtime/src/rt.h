@@ -178,7 +178,6 @@ GM_HIDDEN void gm_on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData 
 GM_HIDDEN void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN int gm_is_launch_cbid(CUpti_CallbackId cbid);
 GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
-GM_HIDDEN void gm_on_graph_launch(const CUpti_CallbackData *cb);
 
 /* ---- allocations analysis (alloc_upload.c) --------------------------- */
 struct gm_astat_launch {

@@ -55,7 +55,8 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
                              .functionReturnValue = &ret, .symbolName = sym, .context = CTX};
     cb.callbackSite = CUPTI_API_ENTER;
     mock_cupti_fire(dom, id, &cb);
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) {
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+        id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch) {
         /* the kernel: one count per warp at sites 0,1,2 and 4, on "SM" w % 132 */
         unsigned long long *c = *(unsigned long long **)mock_cuda_global("gm_counters__memops__" MODID);
         uint32_t mask = *(uint32_t *)mock_cuda_global("__gm_replica_mask__" MODID);
@@ -128,7 +129,8 @@ static void launches(void)
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
-    DRV(cuGraphLaunch, NULL, NULL);
+    cuGraphLaunch_params gl = {.hGraph = (CUgraphExec)0x77, .hStream = NULL};
+    DRV(cuGraphLaunch, &gl, NULL); /* runs the captured vecadd once more */
 }
 
 static void frees(void)

@@ -80,8 +80,11 @@ run() {
   else echo "NOTE: no report.json (report library not linked)"; fi
 
   run_mode graph
-  grep -q "1 graph launches" "$OUTD/graph.err" && pass "graph: graph launch counted as not observed" \
+  grep -q "1 graph launches and 1 launches captured" "$OUTD/graph.err" \
+    && pass "graph: graph launch and captured launch counted" \
     || fail "graph: $(grep 'kernel launches' "$OUTD/graph.err")"
+  if grep -q 'kernel \[CUDA graph\].* 1 launch$' "$OUTD/graph.err"; then check_sites "$OUTD/graph.err" $W graph
+  else fail "graph: no [CUDA graph] counts"; fi
 
   run_mode threads
   [ $rc = 0 ] && check_sites "$OUTD/threads.err" $((16 * W)) threads || fail "threads: exit status $rc"
