@@ -144,27 +144,36 @@ static void mark_reachable(LLVMValueRef *fns, size_t n, char *mark)
     }
 }
 
+static const char *fn_name(LLVMValueRef f)
+{
+    size_t n = 0;
+    return LLVMGetValueName2(f, &n);
+}
+
 int gm_select_functions(LLVMModuleRef m, const struct gm_cfg *c, LLVMValueRef **out, size_t *nout)
 {
     size_t n = 0, k = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         n++;
     LLVMValueRef *fns = calloc(n + 1, sizeof *fns);
-    char *mark = calloc(n + 1, 1);
+    char *kern = calloc(n + 1, 1), *mark = calloc(n + 1, 1);
+    if (!fns || !kern || !mark)
+        abort();
     n = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        size_t len = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f), n++) {
         fns[n] = f;
-        mark[n] = !c->has_kre || (gm_is_kernel(m, f) && kernel_ok(c, LLVMGetValueName2(f, &len)));
-        n++;
+        kern[n] = (char)gm_is_kernel(m, f);
+        /* without -gm-kernels every function starts selected */
+        mark[n] = kern[n] ? (char)kernel_ok(c, fn_name(f)) : !c->has_kre;
     }
     if (c->has_kre)
         mark_reachable(fns, n, mark);
     for (size_t i = 0; i < n; i++) {
-        int kern_rejected = gm_is_kernel(m, fns[i]) && !kernel_ok(c, LLVMGetValueName2(fns[i], &(size_t){0}));
-        if (mark[i] && !kern_rejected && is_candidate(fns[i]) && file_ok(c, m, fns[i]))
+        int kernel_rejected = kern[i] && !kernel_ok(c, fn_name(fns[i]));
+        if (mark[i] && !kernel_rejected && is_candidate(fns[i]) && file_ok(c, m, fns[i]))
             fns[k++] = fns[i];
     }
+    free(kern);
     free(mark);
     *out = fns;
     *nout = k;
