@@ -22,7 +22,8 @@ __global__ void bank(T *out)
     mk(&v, l);
     s[l * ST] = v;
     __syncwarp();
-    out[blockIdx.x * 32 + l] = s[l * ST];
+    T r = s[l * ST];
+    out[blockIdx.x * 32 + l] = r;
 }
 static const int LOAD_LINE = STORE_LINE + 2;
 

@@ -79,6 +79,6 @@ int main(void)
     run<double, 5>("stride<double,5>", 256, 64);
     run<int4, 1>("stride<int4,1>", 256, 64);
     run<int4, 2>("stride<int4,2>", 256, 64);
-    run<short, 2>("stride<short,2>(partial warps)", 100, 64);
+    run<short, 2>("stride<short,2>", 100, 64);     /* partial warps */
     return 0;
 }

@@ -19,18 +19,21 @@ __global__ void v_const(const unsigned *ones, unsigned *out)
     out[i] = v == 0x3f800000u ? 7u : v;   /* stores 7: every element is 1.0f */
 }
 
+/* one memory site per source line: the report sums the sites of a line */
 static const int IOTA_LINE = __LINE__ + 4;
 __global__ void v_iota(const unsigned *iota, unsigned *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = iota[i] * 3u;
+    unsigned v = iota[i];
+    out[i] = v * 3u;
 }
 
 static const int HALF_LINE = __LINE__ + 4;
 __global__ void v_half(const unsigned *half, unsigned *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = half[i] + 1u;
+    unsigned v = half[i];
+    out[i] = v + 1u;
 }
 
 static void expect_values(const char *k, int line, unsigned long long uniform,

@@ -3,9 +3,12 @@
 # Runs the known-answer programs on the GPU machine (from the repository
 # root, with build-kat/ from tests/gpu/kat/build.sh). For each program:
 # the hand-computed expectations it prints ("expect ..." lines) go to
-# $OUT/kat/NAME.expect, the runtime's report to $OUT/kat/NAME/ (GPUMEM_OUT);
+# $OUT/kat/NAME.expect, the runtime's report to $OUT/kat/NAME/ (GPUMEM_OUT),
+# check.py's comparison to $OUT/kat/NAME.check (FAIL and MANUAL lines and
+# the count of failures are echoed); exits 1 if any program or check fails;
 # with WITH_NCU=1 also Nsight Compute's sector and wavefront counters of the
-# --gm-off build to $OUT/kat/NAME.ncu.csv. Depends on: sh, the devbuild.
+# --gm-off build to $OUT/kat/NAME.ncu.csv. Depends on: sh, python3, c++filt,
+# the devbuild.
 set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 dev=$root/build-kat
@@ -22,6 +25,8 @@ for bin in "$dev"/bin/kat_*.inst; do
   n=$(basename "$bin" .inst)
   if GPUMEM_OUT="$out/$n" "$bin" >"$out/$n.expect" 2>"$out/$n.stderr"; then
     echo "ran $n: $(grep -c '^expect' "$out/$n.expect") expectations, report in $out/$n/"
+    python3 "$root/tests/gpu/kat/check.py" "$out/$n.expect" "$out/$n" >"$out/$n.check" 2>&1 || rc=1
+    grep -E '^(FAIL|MANUAL)|failed$|check.py' "$out/$n.check"
   else
     echo "FAILED $n (exit $?): $(tail -3 "$out/$n.stderr")"; rc=1
   fi
