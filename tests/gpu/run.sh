@@ -10,7 +10,8 @@
 #     report the runtime writes into GPUMEM_OUT), and the runtime saw every
 #     launch.
 # Prints one PASS/FAIL line per check and "N passed, N failed"; the log goes
-# to $OUT/gpu_tests.log when OUT is set. Exits 0 with "SKIP: no GPU" when
+# to $OUT/gpu_tests.log (program outputs and reports to $OUT/gpu_work) when
+# OUT is set. Exits 0 with "SKIP: no GPU" when
 # nvidia-smi fails. Depends on: sh, python3 (check 2 only), the devbuild.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -288,4 +289,6 @@ write_count_check
 log=/dev/null
 if [ -n "${OUT:-}" ]; then mkdir -p "$OUT" && log=$OUT/gpu_tests.log; fi
 { main; echo $? >"$work/rc"; } 2>&1 | tee "$log"
+# program outputs and JSON reports, for looking into a failure
+if [ -n "${OUT:-}" ]; then cp -r "$work" "$OUT/gpu_work" 2>/dev/null; fi
 exit "$(cat "$work/rc" 2>/dev/null || echo 1)"
