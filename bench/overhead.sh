@@ -23,14 +23,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/gm_bench.XXXXXX")
 
 bench_args() {
   case $1 in
-  vector_add) echo "67108864 50" ;;
-  transpose) echo "8192 20" ;;
-  reduction) echo "67108864 50" ;;
-  spmv) echo "2097152 16 20" ;;
-  branchy) echo "67108864 50" ;;
+  vector_add) echo "67108864 100" ;;
+  transpose) echo "8192 100" ;;
+  reduction) echo "67108864 100" ;;
+  spmv) echo "2097152 16 50" ;;
+  branchy) echo "67108864 100" ;;
   pointer_chase) echo "1048576 32 100000 3" ;;
   sgemm) echo "2048 3" ;;
-  stencil) echo "8192 50" ;;
+  stencil) echo "8192 100" ;;
   *) echo "" ;;
   esac
 }
