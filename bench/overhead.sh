@@ -29,7 +29,7 @@ bench_args() {
   spmv) echo "2097152 16 50" ;;
   branchy) echo "67108864 100" ;;
   pointer_chase) echo "1048576 32 100000 3" ;;
-  sgemm) echo "2048 3" ;;
+  sgemm) echo "2048 10" ;;
   stencil) echo "8192 100" ;;
   *) echo "" ;;
   esac
