@@ -46,6 +46,9 @@ def site_values(rep):
 
 
 def kernel_value(vals, label, file, line, set_, slot):
+    label = label.replace(" ", "")   # labels are demangled names without arguments
+    if not any(k.startswith(label + "(") for (k, _, _, _, _) in vals):
+        return None      # no such kernel with counters: a wrong label or a missing kernel
     hits = [v for (k, f, l, s, sl), v in vals.items()
             if (k.startswith(label + "(") and f == file and l == line and s == set_ and sl == slot)]
     return sum(hits) if hits else 0
@@ -85,6 +88,10 @@ def main():
         if f[1] == "pattern":
             print("MANUAL " + line.strip())
             continue
+        if f[1] not in ("allocation",) and not re.fullmatch(r"\S+:\d+", f[2]):
+            # a kernel label with spaces (e.g. "stride<int __vector(4),1>"): rejoin
+            i = next(i for i in range(2, len(f)) if re.fullmatch(r"\S+:\d+", f[i]))
+            f = [f[0], "".join(f[1:i])] + f[i:]
         if f[1] == "allocation":
             got, want = alloc_value(rep, f[2], f[3]), [num(f[4])]
         else:
@@ -96,7 +103,7 @@ def main():
                 got = (kernel_value(vals, f[1], os.path.basename(file), int(ln), set_, s1),
                        kernel_value(vals, f[1], os.path.basename(file), int(ln), set_, s2))
                 ok = list(got) in (want, want[::-1])
-                print("%s %s (got %d|%d)" % ("PASS" if ok else "FAIL", line.strip(), *got))
+                print("%s %s (got %s|%s)" % ("PASS" if ok else "FAIL", line.strip(), *got))
                 bad += not ok
                 continue
             got = kernel_value(vals, f[1], os.path.basename(file), int(ln), set_, slot)

@@ -7,10 +7,12 @@
 #include "kat.h"
 
 #define BLOCKS 16
+/* A real 16-byte vector (float4, a struct, is copied with llvm.memcpy). */
+typedef float v4f __attribute__((ext_vector_type(4)));
 
 __device__ __forceinline__ void mk(float *v, int l) { *v = (float)l; }
 __device__ __forceinline__ void mk(double *v, int l) { *v = (double)l; }
-__device__ __forceinline__ void mk(float4 *v, int l) { *v = make_float4(l, l, l, l); }
+__device__ __forceinline__ void mk(v4f *v, int l) { *v = (v4f)(float)l; }
 
 static const int STORE_LINE = __LINE__ + 8;
 template <typename T, int ST>
@@ -59,7 +61,7 @@ int main(void)
     run<float, 0>("bank<float,0>");     /* broadcast: 1 */
     run<double, 1>("bank<double,1>");   /* 2 half warps: 2 */
     run<double, 2>("bank<double,2>");   /* 2-way per half warp: 4 */
-    run<float4, 1>("bank<float4,1>");   /* 4 quarter warps: 4 */
-    run<float4, 2>("bank<float4,2>");   /* 2-way per quarter warp: 8 */
+    run<v4f, 1>("bank<float __vector(4),1>");   /* 4 quarter warps: 4 */
+    run<v4f, 2>("bank<float __vector(4),2>");   /* 2-way per quarter warp: 8 */
     return 0;
 }
