@@ -55,14 +55,14 @@ void gm_alloc_metrics(const struct gm_report_alloc *a, struct gm_alloc_metrics *
             m->max_launch_touched = a->launches[i].touched_units;
 }
 
-static int overalloc(const struct gm_report *r, const struct gm_report_alloc *a,
+static int overalloc(const struct gm_report_alloc *a,
                      const struct gm_alloc_metrics *m, const struct gm_pattern_opts *o,
                      struct gm_findings *out)
 {
     if (a->touched_units == 0 || m->touched_share >= o->overalloc_max_touched)
         return 0;   /* never touched: the unused-allocation finding covers it */
     char nm[300], b1[32], b2[32], site[512];
-    gm_alloc_name(r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     gm_hostsite_str(&a->alloc_site, site, sizeof site);
     struct gm_finding *f = gm_findings_add(out, GM_PAT_OVERALLOC, a->id, m->untouched_bytes,
         gm_strf("%s: only %.1f%% of it is touched; %s untouched, largest untouched chunk %s, "
@@ -79,7 +79,7 @@ static int overalloc(const struct gm_report *r, const struct gm_report_alloc *a,
     return 0;
 }
 
-static int nonuniform(const struct gm_report *r, const struct gm_report_alloc *a,
+static int nonuniform(const struct gm_report_alloc *a,
                       const struct gm_alloc_metrics *m, const struct gm_pattern_opts *o,
                       struct gm_findings *out)
 {
@@ -88,7 +88,7 @@ static int nonuniform(const struct gm_report *r, const struct gm_report_alloc *a
     uint64_t chunk = a->hist_chunk ? a->hist_chunk : a->granularity;
     uint64_t hot_bytes = min_u64(m->hot_units * chunk, a->size);
     char nm[300], b1[32];
-    gm_alloc_name(r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     struct gm_finding *f = gm_findings_add(out, GM_PAT_NONUNIFORM, a->id, hot_bytes,
         gm_strf("%s: its hottest chunks are accessed at least %llu times, the median touched "
                 "chunk fewer than %llu times; %s is accessed more than the median", nm,
@@ -101,7 +101,7 @@ static int nonuniform(const struct gm_report *r, const struct gm_report_alloc *a
     return 0;
 }
 
-static int structured(const struct gm_report *r, const struct gm_report_alloc *a,
+static int structured(const struct gm_report_alloc *a,
                       const struct gm_alloc_metrics *m, const struct gm_pattern_opts *o,
                       struct gm_findings *out)
 {
@@ -110,7 +110,7 @@ static int structured(const struct gm_report *r, const struct gm_report_alloc *a
         return 0;
     uint64_t keep = min_u64(m->max_launch_touched * a->granularity, a->size);
     char nm[300], b1[32], site[512];
-    gm_alloc_name(r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     gm_hostsite_str(&a->alloc_site, site, sizeof site);
     struct gm_finding *f = gm_findings_add(out, GM_PAT_STRUCTURED, a->id, a->size - keep,
         gm_strf("%s: each of its %zu launches touches at most %.1f%% of its touched part "
@@ -133,8 +133,8 @@ int gm_find_intra_patterns(const struct gm_report *r, const struct gm_pattern_op
         gm_alloc_metrics(a, &m);
         if (!m.measured)
             continue;
-        if (overalloc(r, a, &m, o, out) || nonuniform(r, a, &m, o, out) ||
-            structured(r, a, &m, o, out))
+        if (overalloc(a, &m, o, out) || nonuniform(a, &m, o, out) ||
+            structured(a, &m, o, out))
             return -1;
     }
     return 0;

@@ -20,6 +20,7 @@ struct det {
     const struct gm_pattern_opts *o;
     const struct gm_tl *t;
     struct gm_findings *out;
+    size_t first;           /* first finding of the allocation being examined */
 };
 
 static const struct gm_report_hostsite *use_site(const struct gm_tl_use *u)
@@ -41,7 +42,7 @@ static int unused_and_leak(struct det *d, const struct gm_tl_alloc *ta)
 {
     const struct gm_report_alloc *a = ta->a;
     char sb[6][512], bb[32], nm[300];
-    gm_alloc_name(d->r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     if (ta->nuses == 0) {
         struct gm_finding *f = add(d, GM_PAT_UNUSED_ALLOC, a, a->size,
             gm_strf("%s: %s allocated at %s is never read or written", nm, BYTES(a->size),
@@ -79,7 +80,7 @@ static int leak(struct det *d, const struct gm_tl_alloc *ta, const char *nm)
 static int leak_only(struct det *d, const struct gm_tl_alloc *ta)
 {
     char nm[300];
-    gm_alloc_name(d->r, ta->a->id, nm, sizeof nm);
+    gm_alloc_label(ta->a, nm, sizeof nm);
     return leak(d, ta, nm);
 }
 
@@ -89,7 +90,7 @@ static int early_late(struct det *d, const struct gm_tl_alloc *ta)
     if (ta->nuses == 0)
         return 0;
     char sb[6][512], bb[32], nm[300];
-    gm_alloc_name(d->r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     const struct gm_tl_use *first = &ta->uses[0], *last = &ta->uses[ta->nuses - 1];
     /* alloc_seq 0: allocated before the timeline began; cannot tell */
     uint64_t gap = ta->alloc_seq ? gm_tl_work_between(d->t, ta->alloc_seq, first->e->seq) : 0;
@@ -136,7 +137,7 @@ static int idleness(struct det *d, const struct gm_tl_alloc *ta)
     if (!at || best < d->o->idle_gap)
         return 0;
     char sb[6][512], bb[32], nm[300];
-    gm_alloc_name(d->r, a->id, nm, sizeof nm);
+    gm_alloc_label(a, nm, sizeof nm);
     const struct gm_tl_use *u0 = &ta->uses[at - 1], *u1 = &ta->uses[at];
     struct gm_finding *f = add(d, GM_PAT_IDLE, a, a->size,
         gm_strf("%s: %s idle for %" PRIu64 " GPU operations between its uses at %s and %s",
@@ -182,8 +183,8 @@ static int redundant(struct det *d)
         const struct gm_tl_alloc *A = &d->t->allocs[best];
         const struct gm_tl_use *last = &A->uses[A->nuses - 1];
         char sb[6][512], bb[32], nb[300], na[300];
-            gm_alloc_name(d->r, B->a->id, nb, sizeof nb);
-        gm_alloc_name(d->r, A->a->id, na, sizeof na);
+            gm_alloc_label(B->a, nb, sizeof nb);
+        gm_alloc_label(A->a, na, sizeof na);
         struct gm_finding *f = add(d, GM_PAT_REDUNDANT_ALLOC, B->a, B->a->size,
             gm_strf("%s: %s allocated at %s while %s (allocated at %s) is live but no longer used "
                     "after %s", nb, BYTES(B->a->size), SITE(&B->a->alloc_site, 3), na,
@@ -226,7 +227,7 @@ static int is_write(uint32_t how) { return (how & GM_USE_WRITE) != 0; }
 static int dead(struct det *d, const struct gm_tl_alloc *ta, const struct gm_tl_use *w,
                 struct range wr, const struct gm_report_hostsite *killer, const char *how)
 {
-    for (size_t i = 0; i < d->out->n; i++) {
+    for (size_t i = d->first; i < d->out->n; i++) {
         struct gm_finding *f = &d->out->v[i];
         if (f->pattern == GM_PAT_DEAD_WRITE && f->alloc == ta->a->id &&
             gm_hostsite_same(f->site1, use_site(w)) && gm_hostsite_same(f->site2, killer)) {
@@ -236,7 +237,7 @@ static int dead(struct det *d, const struct gm_tl_alloc *ta, const struct gm_tl_
         }
     }
     char sb[6][512], nm[300];
-    gm_alloc_name(d->r, ta->a->id, nm, sizeof nm);
+    gm_alloc_label(ta->a, nm, sizeof nm);
     struct gm_finding *f = add(d, GM_PAT_DEAD_WRITE, ta->a, wr.len,
         gm_strf("%s: data written by %s at %s %s", nm, gm_report_op_name(w->e->op),
                 SITE(use_site(w), 1), how),
@@ -253,7 +254,7 @@ static int dead(struct det *d, const struct gm_tl_alloc *ta, const struct gm_tl_
 /* Appends " (N times)" to this allocation's merged dead-write findings. */
 static int count_merged(struct det *d, uint64_t id)
 {
-    for (size_t i = 0; i < d->out->n; i++) {
+    for (size_t i = d->first; i < d->out->n; i++) {
         struct gm_finding *f = &d->out->v[i];
         if (f->pattern != GM_PAT_DEAD_WRITE || f->alloc != id || f->gap < 2)
             continue;
@@ -320,9 +321,9 @@ int gm_find_object_patterns(const struct gm_report *r, const struct gm_pattern_o
     struct gm_tl t;
     if (gm_tl_build(r, &t))
         return -1;
-    struct det d = {r, o, &t, out};
+    struct det d = {r, o, &t, out, out->n};
     int rc = 0, known = gm_launch_uses_known(r);
-    for (size_t k = 0; !rc && k < t.nallocs; k++)
+    for (size_t k = 0; !rc && k < t.nallocs; k++, d.first = out->n)
         rc = known ? unused_and_leak(&d, &t.allocs[k]) || early_late(&d, &t.allocs[k]) ||
                          idleness(&d, &t.allocs[k]) || dead_writes(&d, &t.allocs[k])
                    : leak_only(&d, &t.allocs[k]);

@@ -16,20 +16,14 @@
 #define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
 #define OOM(c, path) gm_jfail((c), (path), "out of memory")
 
-/* Iterates the array `key` of obj (required), giving each element and path. */
+/* Iterates the array `key` of obj (required), giving each element and its
+ * path "key[i]". The body stops the loop by failing the context. */
 #define EACH(c, obj, key, el, path)                                              \
-    for (const cJSON *arr_ = gm_jget((c), (obj), "report", (key), cJSON_Array, 1), \
-                     *el = arr_ ? arr_->child : NULL;                            \
-         el && !(c)->failed; el = el->next)                                      \
-        for (int once_ = (P(path, "%s[%d]", (key), index_of(arr_, el)), 1); once_; once_ = 0)
-
-static int index_of(const cJSON *arr, const cJSON *el)
-{
-    int i = 0;
-    for (const cJSON *e = arr->child; e && e != el; e = e->next)
-        i++;
-    return i;
-}
+    for (int idx_ = 0, go_ = 1; go_; go_ = 0)                                    \
+        for (const cJSON *arr_ = gm_jget((c), (obj), "report", (key), cJSON_Array, 1), \
+                         *el = arr_ ? arr_->child : NULL;                        \
+             el && !(c)->failed; el = el->next, idx_++)                          \
+            for (int once_ = (P(path, "%s[%d]", (key), idx_), 1); once_; once_ = 0)
 
 static int need_object(struct gm_jctx *c, const cJSON *el, const char *path)
 {
@@ -111,8 +105,9 @@ static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_r
 {
     const cJSON *arr = gm_jget(c, o, mp, "sites", cJSON_Array, 1);
     char p[128];
-    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next) {
-        P(p, "%s.sites[%d]", mp, index_of(arr, el));
+    int i = 0;
+    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
+        P(p, "%s.sites[%d]", mp, i);
         if (!need_object(c, el, p))
             return;
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
@@ -159,8 +154,9 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
 {
     const cJSON *arr = gm_jget(c, o, mp, "counter_sets", cJSON_Array, 1);
     char p[128];
-    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next) {
-        P(p, "%s.counter_sets[%d]", mp, index_of(arr, el));
+    int i = 0;
+    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
+        P(p, "%s.counter_sets[%d]", mp, i);
         if (!need_object(c, el, p))
             return;
         char *name = gm_jget_str(c, el, p, "name", 1);
@@ -220,8 +216,9 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     if (!c->failed && !row)
         OOM(c, p);
     char sp[192];
-    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next) {
-        P(sp, "%s.sites[%d]", p, index_of(arr, e));
+    int n = 0;
+    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, n++) {
+        P(sp, "%s.sites[%d]", p, n);
         uint64_t site = gm_jget_u64(c, e, sp, "site", 1, 0);
         const cJSON *v = gm_jget(c, e, sp, "v", cJSON_Array, 1);
         if (!c->failed && (site >= nsites || (uint64_t)cJSON_GetArraySize(v) != nslots))
@@ -266,8 +263,9 @@ static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         k->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
         const cJSON *sets = gm_jget(c, el, p, "counters", cJSON_Array, 1);
         char sp[128];
-        for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next) {
-            P(sp, "%s.counters[%d]", p, index_of(sets, s));
+        int i = 0;
+        for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next, i++) {
+            P(sp, "%s.counters[%d]", p, i);
             if (need_object(c, s, sp))
                 kcounters(c, s, sp, k);
         }
@@ -327,8 +325,9 @@ static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
 {
     const cJSON *arr = gm_jget(c, acc, p, "launches", cJSON_Array, 0);
     char lp[160];
-    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next) {
-        P(lp, "%s.launches[%d]", p, index_of(arr, e));
+    int i = 0;
+    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, i++) {
+        P(lp, "%s.launches[%d]", p, i);
         if (!need_object(c, e, lp))
             return;
         uint64_t *bm = gm_jget_bitmap(c, e, lp, "bitmap", a->units);
@@ -386,8 +385,6 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
         if (!need_object(c, el, p))
             break;
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
-        if (!c->failed && gm_report_find_alloc(r, id))
-            gm_jfail(c, p, "duplicate allocation id");
         uint64_t ptr = gm_jget_hex64(c, el, p, "dev_ptr");
         uint64_t size = gm_jget_u64(c, el, p, "size", 1, 0);
         char *api = gm_jget_str(c, el, p, "api", 0);
@@ -412,6 +409,34 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
     }
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Allocation ids must be unique (sort, then compare neighbours). */
+static void unique_ids(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+{
+    (void)root;
+    uint64_t *ids = calloc(r->nallocs + 1, sizeof *ids);
+    if (!ids) {
+        OOM(c, "allocations");
+        return;
+    }
+    for (size_t i = 0; i < r->nallocs; i++)
+        ids[i] = r->allocs[i].id;
+    qsort(ids, r->nallocs, sizeof *ids, cmp_u64);
+    for (size_t i = 1; i < r->nallocs; i++)
+        if (ids[i] == ids[i - 1]) {
+            char m[64];
+            P(m, "duplicate allocation id %llu", (unsigned long long)ids[i]);
+            gm_jfail(c, "allocations", m);
+            break;
+        }
+    free(ids);
+}
+
 static uint32_t parse_how(const char *s)
 {
     if (!strcmp(s, "r")) return GM_USE_READ;
@@ -426,8 +451,9 @@ static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_r
 {
     const cJSON *arr = gm_jget(c, el, ep, "uses", cJSON_Array, 1);
     char p[128];
-    for (const cJSON *u = arr ? arr->child : NULL; u && !c->failed; u = u->next) {
-        P(p, "%s.uses[%d]", ep, index_of(arr, u));
+    int i = 0;
+    for (const cJSON *u = arr ? arr->child : NULL; u && !c->failed; u = u->next, i++) {
+        P(p, "%s.uses[%d]", ep, i);
         if (!need_object(c, u, p))
             return;
         const cJSON *how = gm_jget(c, u, p, "how", cJSON_String, 1);
@@ -541,7 +567,8 @@ struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
         OOM(&c, "report");
     header(&c, root);
     void (*const parts[])(struct gm_jctx *, const cJSON *, struct gm_report *) = {
-        program, devices, modules, kernels, launches, allocations, events, unobserved, notes,
+        program, devices, modules, kernels, launches, allocations, unique_ids, events,
+        unobserved, notes,
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++)
         parts[i](&c, root, r);

@@ -102,13 +102,21 @@ int gm_hostsite_same(const struct gm_report_hostsite *a, const struct gm_report_
     return !a->file || strcmp(a->file, b->file) == 0;
 }
 
+const char *gm_alloc_label(const struct gm_report_alloc *a, char *buf, size_t len)
+{
+    if (a->label)
+        snprintf(buf, len, "\"%s\" (#%" PRIu64 ")", a->label, a->id);
+    else
+        snprintf(buf, len, "#%" PRIu64, a->id);
+    return buf;
+}
+
 const char *gm_alloc_name(const struct gm_report *r, uint64_t id, char *buf, size_t len)
 {
     const struct gm_report_alloc *a = gm_report_find_alloc(r, id);
-    if (a && a->label)
-        snprintf(buf, len, "\"%s\" (#%" PRIu64 ")", a->label, id);
-    else
-        snprintf(buf, len, "#%" PRIu64, id);
+    if (a)
+        return gm_alloc_label(a, buf, len);
+    snprintf(buf, len, "#%" PRIu64, id);
     return buf;
 }
 

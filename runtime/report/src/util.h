@@ -21,6 +21,8 @@ struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uin
  * reference to __cxa_demangle), else the name itself; cut to len-1
  * characters with "..." at the end when longer. */
 const char *gm_demangle(const char *name, char *buf, size_t len);
+/* "label (#id)" or "#id" of an allocation (gm_alloc_name without a lookup). */
+const char *gm_alloc_label(const struct gm_report_alloc *a, char *buf, size_t len);
 int gm_hostsite_same(const struct gm_report_hostsite *a, const struct gm_report_hostsite *b);
 
 #endif

@@ -174,6 +174,11 @@ static void test_rejects(void)
     expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
                  "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[1]}",
                  "notes[0]: expected a string");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[{\"id\":4,\"dev_ptr\":\"0x10\",\"size\":1,\"freed\":false},"
+                 "{\"id\":4,\"dev_ptr\":\"0x20\",\"size\":1,\"freed\":false}],"
+                 "\"events\":[],\"unobserved\":[],\"notes\":[]}",
+                 "allocations: duplicate allocation id 4");
 }
 
 /* Every truncation of a valid report is rejected; byte flips never crash
