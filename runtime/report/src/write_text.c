@@ -150,7 +150,8 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
     if (!gm_launch_uses_known(r))
         fprintf(f, "  (which allocations kernels used was not recorded: only memory leaks are "
                    "reported)\n");
-    for (size_t i = 0; i < d->findings.n; i++) {
+    size_t show = (size_t)d->top * 2;   /* findings matter most: twice the rows */
+    for (size_t i = 0; i < d->findings.n && i < show; i++) {
         const struct gm_finding *x = &d->findings.v[i];
         fprintf(f, "  %2zu. [%s] %s at stake\n      %s\n      -> %s\n", i + 1,
                 gm_pattern_name(x->pattern), gm_fmt_bytes(x->bytes, b, sizeof b), x->what,
@@ -158,6 +159,8 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
     }
     if (!d->findings.n)
         fprintf(f, "  (none)\n");
+    else if (d->findings.n > show)
+        fprintf(f, "  ... and %zu more (all in findings.csv; or use --top)\n", d->findings.n - show);
 }
 
 static void rest(const struct gm_report *r, FILE *f)
