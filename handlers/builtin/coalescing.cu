@@ -28,11 +28,14 @@ GM_INL uint32_t co_spans_slow(uint32_t mask, uint64_t a, uint32_t len)
 /* Unique sectors | lines << 16 of one warp access of len bytes per lane.
  * Naturally aligned accesses of a power-of-two width up to 32 B (every
  * load and store but memory intrinsics; known at compile time once the
- * handler is inlined) stay inside one sector: count them with match_any. */
+ * handler is inlined) stay inside one sector: count them with match_any.
+ * Memory intrinsics, struct copies of a constant size included, take the
+ * exact walk (a run-time alignment test for them as well would need 18
+ * registers). */
 GM_INL uint32_t co_spans(uint32_t mask, uint64_t a, uint32_t len, uint32_t info)
 {
     uint32_t w = GM_INFO_WIDTH(info);
-    if ((info & GM_INFO_MEMINTR) || w > 32 || (w & (w - 1)))
+    if ((info & GM_INFO_MEMINTR) || !w || w > 32 || (w & (w - 1)))
         return co_spans_slow(mask, a, len);
     return gm_unique_count(mask, a >> 5) | gm_unique_count(mask, a >> 7) << 16;
 }

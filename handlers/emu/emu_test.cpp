@@ -110,12 +110,15 @@ static void test_coalescing(void)
             switch (kind) {
             case 0: addr[l] = base + (uint64_t)l * stride * w; break;              /* strided */
             case 1: addr[l] = base + (rnd() % 512) * w + (rnd() % 3 == 0 ? (rnd() % 3) << 33 : 0); break;
-            case 2: addr[l] = base + rnd() % 1000; len[l] = rnd() % 300; break;     /* memcpy */
+            case 2:                                                                 /* memcpy */
+                if (t & 1) { addr[l] = base + rnd() % 1000; len[l] = rnd() % 300; }
+                else { addr[l] = base + (rnd() % 64) * 16 + (t % 4 == 0 ? 4 * (rnd() % 2) : 0); len[l] = 16; }
+                break;
             case 3: addr[l] = (1ull << 31) + (rnd() % 2048) * w; break;               /* shared */
             default: addr[l] = (rnd() & 1) ? (1ull << 31) + l * stride * 4 : base + l * 4; w = 4; len[l] = 4; break;
             }
         }
-        info = kind == 2 ? (GM_SPACE_GLOBAL << 16) | GM_INFO_STORE | GM_INFO_MEMINTR
+        info = kind == 2 ? (GM_SPACE_GLOBAL << 16) | GM_INFO_STORE | GM_INFO_MEMINTR | (t & 1 ? 0 : 16)
              : kind == 3 ? (GM_SPACE_SHARED << 16) | GM_INFO_LOAD | w
              : kind == 4 ? (GM_SPACE_GENERIC << 16) | GM_INFO_LOAD | 4
              : (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;

@@ -24,6 +24,7 @@ MEM_INFOS = {
     "shared ld v4": S | LD | VEC | 16, "local st 4": L | ST | 4, "local ld 8": L | LD | 8,
     "generic ld 4": GEN | LD | 4, "generic st 16": GEN | ST | VEC | 16,
     "const ld 4": C | LD | 4, "memcpy dst": G | ST | MI, "memset 64": GEN | ST | MI | 64,
+    "copy 16 src": G | LD | MI | 16, "shared copy 16": S | ST | MI | 16,
 }
 LOAD_INFOS = {k: v for k, v in MEM_INFOS.items() if v & LD and not v & MI}
 BR_INFOS = {"cond br": 2, "switch 4": (1 << 16) | 4}
