@@ -104,8 +104,7 @@ GM_INLINE void lru_front(uint64_t *t, uint8_t *sl, uint32_t i)
 {
     uint64_t tag = t[i];
     uint8_t s = sl[i];
-    memmove(t + 1, t, i * sizeof *t);
-    memmove(sl + 1, sl, i);
+    for (; i; i--) { t[i] = t[i - 1]; sl[i] = sl[i - 1]; }   /* short: no libc call */
     t[0] = tag;
     sl[0] = s;
 }

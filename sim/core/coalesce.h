@@ -16,24 +16,41 @@
 #define GM_LOCAL_TAG (1ull << 60)
 
 struct gm_lent { uint64_t line; uint32_t bytes[4]; uint32_t smask; uint32_t first; };
-struct gm_coal { uint32_t n; struct gm_lent e[GM_COAL_MAX]; };
+/* Entries in order of first appearance; ht maps a line to its entry
+ * (stamp << 8 | index, stale stamps = empty) so finding a line is O(1). */
+#define GM_COAL_HT 256
+struct gm_coal { uint32_t n, stamp; struct gm_lent e[GM_COAL_MAX]; uint32_t ht[GM_COAL_HT]; };
+
+GM_INLINE void coal_reset(struct gm_coal *c)
+{
+    c->n = 0;
+    if (++c->stamp == 1u << 24) {   /* stamps wrapped: empty the table */
+        memset(c->ht, 0, sizeof c->ht);
+        c->stamp = 1;
+    }
+}
+
+GM_INLINE struct gm_lent *coal_find(struct gm_coal *c, uint64_t line, uint32_t byte0)
+{
+    if (c->n && c->e[c->n - 1].line == line) return &c->e[c->n - 1];
+    uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+    for (;; h = (h + 1) & (GM_COAL_HT - 1)) {
+        uint32_t v = c->ht[h];
+        if (v >> 8 != c->stamp) break;
+        if (c->e[v & 0xff].line == line) return &c->e[v & 0xff];
+    }
+    struct gm_lent *e = &c->e[c->n];
+    c->ht[h] = c->stamp << 8 | c->n++;
+    e->line = line;
+    e->bytes[0] = e->bytes[1] = e->bytes[2] = e->bytes[3] = 0;
+    e->smask = 0;
+    e->first = byte0;   /* byte offset in line of the first touched byte */
+    return e;
+}
 
 GM_INLINE void coal_sector(struct gm_coal *c, uint64_t sec, uint32_t mask, uint32_t byte0)
 {
-    uint64_t line = sec >> 2;
-    struct gm_lent *e = NULL;
-    if (c->n && c->e[c->n - 1].line == line) e = &c->e[c->n - 1];
-    else {
-        for (uint32_t i = 0; i + 1 < c->n; i++)
-            if (c->e[i].line == line) { e = &c->e[i]; break; }
-    }
-    if (!e) {
-        e = &c->e[c->n++];
-        e->line = line;
-        e->bytes[0] = e->bytes[1] = e->bytes[2] = e->bytes[3] = 0;
-        e->smask = 0;
-        e->first = byte0;   /* byte offset in line of the first touched byte */
-    }
+    struct gm_lent *e = coal_find(c, sec >> 2, byte0);
     e->smask |= 1u << (sec & 3);
     e->bytes[sec & 3] |= mask;
 }
@@ -70,7 +87,7 @@ GM_INLINE int gm_contiguous(const struct gm_access *a, uint32_t width)
 GM_INLINE void gm_coalesce(struct gm_coal *c, const struct gm_access *a, uint32_t width,
                            uint32_t j, int local)
 {
-    c->n = 0;
+    coal_reset(c);
     if (!local && gm_contiguous(a, width)) {   /* same result, one range */
         coal_bytes(c, a->addr[0], 32 * width);
         return;

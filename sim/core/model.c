@@ -13,7 +13,12 @@
  *   sectors are written to DRAM when their line is evicted.
  * - L2 requests are ordered by record, then line of first appearance, then
  *   sector; both drivers and the reference keep this order, so the counts
- *   are exact and identical. No I/O here.
+ *   are exact and identical.
+ * - Two passes over a small buffer: (1) coalesce records into line accesses
+ *   (struct gm_lacc), (2) run those through L1 and L2, prefetching the cache
+ *   sets of the line GM_AHEAD entries ahead. Each line's L2 sectors are done
+ *   with one tag lookup (the line is most recent after the first sector, so
+ *   looking it up again would change nothing). No I/O here.
  */
 #include <stdlib.h>
 #include "gpumem/abi.h"
@@ -29,6 +34,24 @@ uint32_t gm_alloc_lookup(const struct gm_sim *s, uint64_t addr)
     }
     if (lo && addr < s->live[lo - 1].end) return s->live[lo - 1].id;
     return 0;
+}
+
+/* Allocation of addr, remembering the last one found (exact: ranges of
+ * live allocations do not change during a feed). */
+static uint32_t alloc_of(const struct gm_sim *s, struct gm_worker *w, uint64_t addr)
+{
+    if (addr - w->hit_base < w->hit_end - w->hit_base) return w->hit_id;
+    uint32_t lo = 0, hi = s->nlive;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (s->live[mid].base <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!lo || addr >= s->live[lo - 1].end) return 0;
+    const struct gm_live *l = &s->live[lo - 1];
+    w->hit_base = l->base;
+    w->hit_end = l->end;
+    return w->hit_id = l->id;
 }
 
 static uint32_t site_index(const struct gm_sim *s, const struct gm_access *a)
@@ -50,25 +73,28 @@ void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q
     struct gm_counts *A = &w->allocs[q->alloc], *S = &w->sites[q->site];
     struct gm_cache *c = &s->l2;
     struct gm_line *e = gm_cache_find(c, q->set, q->line + 1), victim;
-    uint32_t sec = q->sector, full = e && e->valid[sec] == GM_FULL;
-    if (q->op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
-    else if (q->op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit += !!e; S->l2_wr_hit += !!e; }
-    else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
+    uint32_t n = (uint32_t)__builtin_popcount(q->mask);
     if (s->cfg.l2_partitions > 1 && gm_partition(s, q->set) != q->smid % s->cfg.l2_partitions) {
-        A->l2_far++;
-        S->l2_far++;
+        A->l2_far += n;
+        S->l2_far += n;
     }
-    if (!e) {
-        victim.dirty = 0;
-        e = gm_cache_insert(c, q->set, q->line + 1, &victim);
-        evict(w, &victim);
-    }
-    if (q->op != GM_OP_WRITE && !full) { A->dram_rd++; S->dram_rd++; e->valid[sec] = GM_FULL; }
-    if (q->op != GM_OP_READ) {
-        e->valid[sec] |= q->bytes;
-        e->dirty |= 1u << sec;
-        e->owner_alloc = q->alloc;
-        e->owner_site = q->site;
+    for (uint32_t m = q->mask; m; m &= m - 1) {
+        uint32_t sec = (uint32_t)__builtin_ctz(m), full = e && e->valid[sec] == GM_FULL;
+        if (q->op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
+        else if (q->op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit += !!e; S->l2_wr_hit += !!e; }
+        else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
+        if (!e) {
+            victim.dirty = 0;
+            e = gm_cache_insert(c, q->set, q->line + 1, &victim);
+            evict(w, &victim);
+        }
+        if (q->op != GM_OP_WRITE && !full) { A->dram_rd++; S->dram_rd++; e->valid[sec] = GM_FULL; }
+        if (q->op != GM_OP_READ) {
+            e->valid[sec] |= q->bytes[sec];
+            e->dirty |= 1u << sec;
+            e->owner_alloc = q->alloc;
+            e->owner_site = q->site;
+        }
     }
 }
 
@@ -85,78 +111,50 @@ static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
     v->v[v->n++] = *q;
 }
 
-static void emit(struct gm_sim *s, struct gm_worker *w, struct gm_l2req *q, uint32_t sec, int par)
+/* Sends the sectors in mask of line access x to L2 (bytes: NULL = full). */
+static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x, uint32_t op,
+                  uint32_t mask, const uint32_t *bytes, int par)
 {
-    q->sector = (uint8_t)sec;
-    if (par) push(w, q, s->cfg.threads);
-    else gm_model_l2(s, w, q);
+    if (!mask) return;
+    struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
+                         .set = gm_cache_set(&s->l2, x->line), .smid = x->sm, .mask = (uint8_t)mask,
+                         .op = (uint8_t)op};
+    for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
+    if (par) push(w, &q, s->cfg.threads);
+    else gm_model_l2(s, w, &q);
 }
 
-/* Issues L2 requests for the sectors in mask, ascending. */
-static void emit_mask(struct gm_sim *s, struct gm_worker *w, struct gm_l2req *q, uint32_t mask,
-                      const uint32_t *bytes, int par)
+static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
-    for (uint32_t sec = 0; sec < 4; sec++) {
-        if (!(mask >> sec & 1)) continue;
-        q->bytes = bytes ? bytes[sec] : GM_FULL;
-        emit(s, w, q, sec, par);
-    }
-}
-
-static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1,
-                    const struct gm_lent *le, struct gm_l2req *q, int par)
-{
-    struct gm_counts *A = &w->allocs[q->alloc], *S = &w->sites[q->site];
-    uint32_t set = gm_cache_set(l1, le->line), miss = 0, fetch;
-    struct gm_line *e = gm_cache_find(l1, set, le->line + 1), victim;
+    struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
+    uint32_t set = gm_cache_set(l1, x->line), miss = 0, fetch;
+    struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
     int absent = !e;
-    if (!e) e = gm_cache_insert(l1, set, le->line + 1, &victim);
+    if (!e) e = gm_cache_insert(l1, set, x->line + 1, &victim);
     for (uint32_t sec = 0; sec < 4; sec++)
-        if ((le->smask >> sec & 1) && (e->valid[sec] & le->bytes[sec]) != le->bytes[sec])
+        if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
             miss |= 1u << sec;
-    uint32_t n = (uint32_t)__builtin_popcount(le->smask), h = n - (uint32_t)__builtin_popcount(miss);
+    uint32_t n = (uint32_t)__builtin_popcount(x->smask), h = n - (uint32_t)__builtin_popcount(miss);
     A->l1_ld += n; S->l1_ld += n; A->l1_ld_hit += h; S->l1_ld_hit += h;
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
     for (uint32_t sec = 0; sec < 4; sec++)
         if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
-    emit_mask(s, w, q, fetch, NULL, par);
+    to_l2(s, w, x, GM_OP_READ, fetch, NULL, par);
 }
 
-static void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1,
-                     const struct gm_lent *le, struct gm_l2req *q, int par)
+static void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
-    struct gm_counts *A = &w->allocs[q->alloc], *S = &w->sites[q->site];
-    uint32_t set = gm_cache_set(l1, le->line);
-    struct gm_line *e = gm_cache_find(l1, set, le->line + 1), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(le->smask), h = e ? n : 0;
+    struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
+    uint32_t set = gm_cache_set(l1, x->line);
+    struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
+    uint32_t n = (uint32_t)__builtin_popcount(x->smask), h = e ? n : 0;
     A->l1_st += n; S->l1_st += n; A->l1_st_hit += h; S->l1_st_hit += h;
     enum gm_wpol p = s->cfg.l1_write;
-    if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, le->line + 1, &victim);
+    if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, &victim);
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
-        for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= le->bytes[sec];
-    emit_mask(s, w, q, le->smask, le->bytes, par);
-}
-
-static void do_line(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1,
-                    const struct gm_lent *le, struct gm_l2req *q, uint32_t kind, int local, int par)
-{
-    q->alloc = local ? 0 : gm_alloc_lookup(s, (le->line << 7) + le->first);
-    q->line = le->line;
-    q->set = gm_cache_set(&s->l2, le->line);
-    uint32_t n = (uint32_t)__builtin_popcount(le->smask);
-    w->allocs[q->alloc].sectors += n;
-    w->sites[q->site].sectors += n;
-    if (kind & GM_TRACE_ATOMIC) {
-        q->op = GM_OP_ATOM;
-        emit_mask(s, w, q, le->smask, le->bytes, par);
-    } else if (kind & GM_TRACE_STORE) {
-        q->op = GM_OP_WRITE;
-        l1_store(s, w, l1, le, q, par);
-    } else {
-        q->op = GM_OP_READ;
-        l1_load(s, w, l1, le, q, par);
-    }
+        for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= x->bytes[sec];
+    to_l2(s, w, x, GM_OP_WRITE, x->smask, x->bytes, par);
 }
 
 static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
@@ -170,21 +168,31 @@ static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
     return c;
 }
 
-void gm_model_prefetch(const struct gm_sim *s, const struct gm_access *a)
+/* Appends the lines of w->coal to w->buf. */
+static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint32_t rec, uint32_t sm,
+                      uint32_t op, int local)
 {
-    if (!a->active || (a->space != GM_SPACE_GLOBAL && a->space != GM_SPACE_GENERIC)) return;
-    uint64_t line = a->addr[__builtin_ctz(a->active)] >> 7;
-    uint32_t sm = a->smid % s->cfg.sm_count;
-    if (s->l1_gen[sm] == s->gen && s->l1[sm].tags) gm_cache_prefetch(&s->l1[sm], gm_cache_set(&s->l1[sm], line));
-    gm_cache_prefetch(&s->l2, gm_cache_set(&s->l2, line));
+    for (uint32_t i = 0; i < w->coal.n; i++) {
+        const struct gm_lent *le = &w->coal.e[i];
+        struct gm_lacc *x = &w->buf[w->nbuf++];
+        x->line = le->line;
+        memcpy(x->bytes, le->bytes, sizeof x->bytes);
+        x->alloc = local ? 0 : alloc_of(s, w, (le->line << 7) + le->first);
+        x->site = site;
+        x->rec = rec;
+        x->sm = (uint16_t)sm;
+        x->smask = (uint8_t)le->smask;
+        x->op = (uint8_t)op;
+        uint32_t n = (uint32_t)__builtin_popcount(le->smask);
+        w->allocs[x->alloc].sectors += n;
+        w->sites[site].sectors += n;
+    }
 }
 
-void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a,
-                     uint32_t rec, int par)
+void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
-    struct gm_l2req q = {.rec = rec, .smid = (uint16_t)(a->smid % s->cfg.sm_count)};
-    q.site = site_index(s, a);
-    struct gm_counts *S = &w->sites[q.site];
+    uint32_t site = site_index(s, a), sm = a->smid % s->cfg.sm_count;
+    struct gm_counts *S = &w->sites[site];
     if (!a->active) return;
     if (a->space == GM_SPACE_SHARED) { S->shared_req++; return; }
     if (a->space != GM_SPACE_GLOBAL && a->space != GM_SPACE_GENERIC && a->space != GM_SPACE_LOCAL) {
@@ -193,17 +201,41 @@ void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_acce
     }
     int local = a->space == GM_SPACE_LOCAL;
     uint32_t width = a->width ? a->width : 1, nact = (uint32_t)__builtin_popcount(a->active);
-    struct gm_cache *l1 = sm_l1(s, a->smid % s->cfg.sm_count);
+    uint32_t op = (a->kind & GM_TRACE_ATOMIC) ? GM_OP_ATOM : (a->kind & GM_TRACE_STORE) ? GM_OP_WRITE : GM_OP_READ;
+    sm_l1(s, sm);
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */
-            uint32_t id = local ? 0 : gm_alloc_lookup(s, (w->coal.e[0].line << 7) + w->coal.e[0].first);
+            uint32_t id = local ? 0 : alloc_of(s, w, (w->coal.e[0].line << 7) + w->coal.e[0].first);
             w->allocs[id].requests++;
             w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
         }
-        for (uint32_t i = 0; i < w->coal.n; i++)
-            do_line(s, w, l1, &w->coal.e[i], &q, a->kind, local, par);
+        add_lines(s, w, site, rec, sm, op, local);
     }
+}
+
+#define GM_AHEAD 6
+
+static void prefetch_line(const struct gm_sim *s, const struct gm_lacc *x)
+{
+    const struct gm_cache *l1 = &s->l1[x->sm];
+    if (x->op != GM_OP_ATOM) gm_cache_prefetch(l1, gm_cache_set(l1, x->line));
+    gm_cache_prefetch(&s->l2, gm_cache_set(&s->l2, x->line));
+}
+
+void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+{
+    uint32_t n = w->nbuf;
+    for (uint32_t i = 0; i < n && i < GM_AHEAD; i++) prefetch_line(s, &w->buf[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i + GM_AHEAD < n) prefetch_line(s, &w->buf[i + GM_AHEAD]);
+        const struct gm_lacc *x = &w->buf[i];
+        struct gm_cache *l1 = &s->l1[x->sm];
+        if (x->op == GM_OP_ATOM) to_l2(s, w, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        else if (x->op == GM_OP_WRITE) l1_store(s, w, l1, x, par);
+        else l1_load(s, w, l1, x, par);
+    }
+    w->nbuf = 0;
 }

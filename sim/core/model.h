@@ -11,19 +11,40 @@
 
 enum { GM_OP_READ = 0, GM_OP_WRITE = 1, GM_OP_ATOM = 2 };
 
+/* One coalesced line access, the unit of the cache model: produced by the
+ * coalescing pass, consumed by the L1/L2 pass. */
+struct gm_lacc {
+    uint64_t line;
+    uint32_t bytes[4];     /* requested bytes per sector */
+    uint32_t alloc, site, rec;
+    uint16_t sm;
+    uint8_t smask, op;
+};
+
+/* One L2 line request: the sectors in mask, ascending, each with its bytes. */
 struct gm_l2req {
     uint64_t line;
-    uint32_t bytes, alloc, site, set, rec;
+    uint32_t bytes[4];
+    uint32_t alloc, site, set, rec;
     uint16_t smid;
-    uint8_t sector, op;
+    uint8_t mask, op;
 };
 
 struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
+
+/* Line accesses buffered between the two passes (small: stays in the CPU's
+ * caches); a record adds at most GM_REC_LINES. */
+#define GM_REC_LINES (2 * GM_COAL_MAX)
+#define GM_LBUF 1024
 
 struct gm_worker {
     struct gm_counts *allocs, *sites;   /* thread-local counters */
     uint32_t nallocs, nsites;
     struct gm_coal coal;
+    struct gm_lacc buf[GM_LBUF + GM_REC_LINES];
+    uint32_t nbuf;
+    uint64_t hit_base, hit_end;         /* last allocation found (lookup cache) */
+    uint32_t hit_id;
     struct gm_reqvec *out;              /* parallel: per L2 group */
     size_t cnt_base;                    /* parallel: bucketing */
     size_t *cnt;                        /* counts per owner (threads entries) */
@@ -57,6 +78,7 @@ struct gm_sim {
     uint8_t *own;                       /* owner of each record */
     size_t idx_cap;
     int stop;
+    double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
 
 /* L2 partition of a set: set / (sets / partitions), by multiplication. */
@@ -65,13 +87,11 @@ static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)
     return s->part_fm ? (uint32_t)(((unsigned __int128)s->part_fm * set) >> 64) : set;
 }
 
-/* Record processing. emit == NULL: serial (L2 accessed at once). */
-void gm_model_record(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a,
-                     uint32_t rec, int parallel);
-/* Prefetches the L1 and L2 tag rows of a record's first line (a record
- * GM_PREFETCH_AHEAD ahead of the one being simulated). */
-#define GM_PREFETCH_AHEAD 8
-void gm_model_prefetch(const struct gm_sim *s, const struct gm_access *a);
+/* Pass 1: coalesces a record into w->buf (and counts requests). */
+void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec);
+/* Pass 2: runs w->buf through the L1s and (serial) the L2, or (parallel)
+ * queues the L2 requests per set group; empties w->buf. */
+void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);

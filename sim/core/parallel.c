@@ -55,8 +55,11 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     size_t n = 0;
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].cnt[t];
     for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = w->out[g].pos = 0;
-    for (size_t k = w->cnt_base; k < w->cnt_base + n; k++)
-        gm_model_record(s, w, &s->job[s->idx[k]], s->idx[k], 1);
+    for (size_t k = w->cnt_base; k < w->cnt_base + n; k++) {
+        gm_model_coalesce(s, w, &s->job[s->idx[k]], (uint32_t)s->idx[k]);
+        if (w->nbuf > GM_LBUF) gm_model_lines(s, w, 1);
+    }
+    gm_model_lines(s, w, 1);
 }
 
 static void l2_phase(struct gm_sim *s, uint32_t g)

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "model.h"
 
 static int grow_counts(struct gm_counts **p, uint32_t have, uint32_t want)
@@ -98,6 +99,11 @@ int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites)
     return 0;
 }
 
+static void forget_hits(struct gm_sim *s)
+{
+    for (uint32_t t = 0; t < s->cfg.threads; t++) s->w[t].hit_base = s->w[t].hit_end = 0;
+}
+
 int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size)
 {
     if (!size || base + size < base) return -1;
@@ -116,6 +122,7 @@ int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size)
     memmove(&s->live[i + 1], &s->live[i], (s->nlive - i) * sizeof *s->live);
     s->live[i] = (struct gm_live){base, base + size, ++s->nallocs};
     s->nlive++;
+    forget_hits(s);
     return (int)s->nallocs;
 }
 
@@ -125,6 +132,7 @@ void gm_sim_release(struct gm_sim *s, uint64_t base)
         if (s->live[i].base != base) continue;
         memmove(&s->live[i], &s->live[i + 1], (s->nlive - i - 1) * sizeof *s->live);
         s->nlive--;
+        forget_hits(s);
         return;
     }
 }
@@ -146,13 +154,33 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     return NULL;
 }
 
+static double mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Serial: coalesce records into the line buffer until it is nearly full,
+ * then run the buffer through the caches (both passes timed). */
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
     if (s->cfg.threads > 1) { gm_parallel_feed(s, recs, n); return; }
-    for (size_t i = 0; i < n; i++) {
-        if (i + GM_PREFETCH_AHEAD < n) gm_model_prefetch(s, &recs[i + GM_PREFETCH_AHEAD]);
-        gm_model_record(s, &s->w[0], &recs[i], 0, 0);
+    struct gm_worker *w = &s->w[0];
+    for (size_t i = 0; i < n;) {
+        double t0 = mono();
+        while (i < n && w->nbuf <= GM_LBUF) gm_model_coalesce(s, w, &recs[i++], 0);
+        double t1 = mono();
+        gm_model_lines(s, w, 0);
+        s->t_coal += t1 - t0;
+        s->t_model += mono() - t1;
     }
+}
+
+void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s)
+{
+    *coalesce_s = s->t_coal;
+    *model_s = s->t_model;
 }
 
 /* Moves per-thread counters into the merged arrays; returns their sum. */

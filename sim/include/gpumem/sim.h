@@ -90,6 +90,9 @@ void gm_sim_release(struct gm_sim *s, uint64_t base);
  * begin returns NULL or a message (impossible L1 for this carve-out). */
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
+/* Seconds (wall clock) the serial feed spent coalescing records into line
+ * accesses and running them through the caches, summed over all feeds. */
+void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s);
 /* Ends the launch, adds its totals into *launch (may be NULL). */
 void gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
 /* Writes back all dirty L2 sectors (counted as DRAM writes of the
