@@ -207,7 +207,8 @@ long gm_line_stats(const struct gm_report *r, struct gm_line_stat **out)
     struct rows co = {0};
     if (collect(r, "coalescing", COAL, C_N, &co))
         return free(co.v), -1;
-    qsort(co.v, co.n, sizeof *co.v, cmp_row_line);
+    if (co.n)
+        qsort(co.v, co.n, sizeof *co.v, cmp_row_line);
     struct gm_line_stat *ls = calloc(co.n + 1, sizeof *ls);
     if (!ls)
         return free(co.v), -1;
@@ -243,7 +244,8 @@ static int cmp_row_site(const void *pa, const void *pb)
 /* Sums rows of the same (module, site) into the first; returns the count. */
 static size_t merge_sites(struct rows *rs, int nf)
 {
-    qsort(rs->v, rs->n, sizeof *rs->v, cmp_row_site);
+    if (rs->n)
+        qsort(rs->v, rs->n, sizeof *rs->v, cmp_row_site);
     size_t n = 0;
     for (size_t i = 0; i < rs->n; i++) {
         if (n && cmp_row_site(&rs->v[n - 1], &rs->v[i]) == 0) {
