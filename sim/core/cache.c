@@ -70,7 +70,7 @@ void gm_cache_init_at(struct gm_cache *c, void *mem, uint64_t bytes, uint32_t wa
     p += c->sets * sizeof *c->plru;
     c->data = (struct gm_line *)p;
     p += n * sizeof *c->data;
-    c->slot = (uint8_t *)p;
+    c->age = (uint8_t *)p;
     c->arena = 1;
     gm_cache_reset(c);
 }
@@ -80,10 +80,10 @@ int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_rep
     geometry(c, bytes, ways, repl, hash);
     size_t n = (size_t)c->sets * ways;
     c->tags = gm_big_alloc(n * sizeof *c->tags);
-    c->slot = gm_big_alloc(n);
+    c->age = gm_big_alloc(n);
     c->data = gm_big_alloc(n * sizeof *c->data);
     c->plru = gm_big_alloc(c->sets * sizeof *c->plru);
-    if (!c->tags || !c->slot || !c->data || !c->plru) { gm_cache_destroy(c); return -1; }
+    if (!c->tags || !c->age || !c->data || !c->plru) { gm_cache_destroy(c); return -1; }
     gm_cache_reset(c);
     return 0;
 }
@@ -93,7 +93,7 @@ void gm_cache_reset(struct gm_cache *c)
     size_t n = (size_t)c->sets * c->ways;
     memset(c->tags, 0, n * sizeof *c->tags);
     memset(c->data, 0, n * sizeof *c->data);
-    for (size_t i = 0; i < n; i++) c->slot[i] = (uint8_t)(i % c->ways);
+    for (size_t i = 0; i < n; i++) c->age[i] = (uint8_t)(i % c->ways);
     memset(c->plru, 0, c->sets * sizeof *c->plru);
 }
 
@@ -101,11 +101,11 @@ void gm_cache_destroy(struct gm_cache *c)
 {
     if (c->arena) { memset(c, 0, sizeof *c); return; }
     gm_big_free(c->tags);
-    gm_big_free(c->slot);
+    gm_big_free(c->age);
     gm_big_free(c->data);
     gm_big_free(c->plru);
     c->tags = NULL;
-    c->slot = NULL;
+    c->age = NULL;
     c->data = NULL;
     c->plru = NULL;
 }

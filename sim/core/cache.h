@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Set-associative sectored cache state (128 B lines, 4 x 32 B sectors with
- * byte-valid masks and dirty bits) with LRU kept as MRU-ordered ways (MRU
- * checked first, cachegrind-style) or tree-PLRU with fixed ways. Force-inlined:
- * this lookup is the simulator's inner loop. Internal to sim/core; no I/O.
+ * byte-valid masks and dirty bits) with LRU kept as a per-way age (0 = most
+ * recent; the ages of a set are a permutation of 0..ways-1, so this is the
+ * MRU-ordered list without moving tags) or tree-PLRU. Ways never move: tag
+ * lookups compare a whole set row without branches (vectorised), and no
+ * tag or slot is shifted on a hit. Force-inlined: this lookup is the
+ * simulator's inner loop. Internal to sim/core; no I/O.
  */
 #ifndef GM_SIM_CACHE_H
 #define GM_SIM_CACHE_H
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE4_1__
+#include <immintrin.h>
+#endif
 #include "gpumem/sim.h"
 
 #define GM_INLINE static inline __attribute__((always_inline))
@@ -27,10 +33,9 @@ struct gm_cache {
     uint64_t fm;           /* fastmod constant for sets */
     enum gm_repl repl;
     enum gm_hash hash;
-    uint64_t *tags;        /* sets * ways: line number + 1, 0 = invalid;
-                              LRU: most recent first; PLRU: by way */
-    uint8_t *slot;         /* LRU: data slot of each tag position */
-    struct gm_line *data;  /* sets * ways, by slot (LRU) or way (PLRU) */
+    uint64_t *tags;        /* sets * ways, by way: line number + 1, 0 = invalid */
+    uint8_t *age;          /* LRU: sets * ways, age of each way */
+    struct gm_line *data;  /* sets * ways, by way */
     uint64_t *plru;        /* tree bits per set (PLRU) */
     int arena;             /* arrays live in a caller's arena */
 };
@@ -62,8 +67,21 @@ GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)
     return (uint32_t)(((unsigned __int128)low * c->sets) >> 64);
 }
 
+/* The common way counts get loops with a constant trip count (unrolled and
+ * vectorised); the switch on ways is one well-predicted branch. */
+#define GM_WAYS_SWITCH(ways, CALL)                                       \
+    switch (ways) {                                                      \
+    case 4: CALL(4); break;                                              \
+    case 8: CALL(8); break;                                              \
+    case 16: CALL(16); break;                                            \
+    case 20: CALL(20); break;                                            \
+    case 24: CALL(24); break;                                            \
+    case 32: CALL(32); break;                                            \
+    default: CALL(ways); break;                                          \
+    }
+
 /* Tree-PLRU: node n's bit 1 means "the victim is in the right half". */
-GM_INLINE void plru_touch(uint64_t *bits, uint32_t ways, uint32_t way)
+GM_INLINE void plru_touch_n(uint32_t ways, uint64_t *bits, uint32_t way)
 {
     uint32_t node = 1, lo = 0, span = ways;
     while (span > 1) {
@@ -73,7 +91,7 @@ GM_INLINE void plru_touch(uint64_t *bits, uint32_t ways, uint32_t way)
         else { *bits |= 1ull << node; node = 2 * node; }
     }
 }
-GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
+GM_INLINE uint32_t plru_victim_n(uint32_t ways, uint64_t bits)
 {
     uint32_t node = 1, lo = 0, span = ways;
     while (span > 1) {
@@ -82,6 +100,20 @@ GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
         else node = 2 * node;
     }
     return lo;
+}
+GM_INLINE void plru_touch(uint64_t *bits, uint32_t ways, uint32_t way)
+{
+#define GM_C(n) plru_touch_n(n, bits, way)
+    GM_WAYS_SWITCH(ways, GM_C)
+#undef GM_C
+}
+GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
+{
+    uint32_t r;
+#define GM_C(n) r = plru_victim_n(n, bits)
+    GM_WAYS_SWITCH(ways, GM_C)
+#undef GM_C
+    return r;
 }
 
 GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
@@ -96,34 +128,101 @@ GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
         __builtin_prefetch(d + 64);
     }
     if (c->repl == GM_REPL_PLRU) __builtin_prefetch(c->plru + set);
-    else __builtin_prefetch(c->slot + (uint64_t)set * c->ways);
+    else __builtin_prefetch(c->age + (uint64_t)set * c->ways);
 }
 
-/* Moves tag position i of a set to the front (LRU). */
-GM_INLINE void lru_front(uint64_t *t, uint8_t *sl, uint32_t i)
+/* Way holding tag, or -1: all ways compared, no early exit. */
+GM_INLINE int way_of_n(uint32_t ways, const uint64_t *t, uint64_t tag)
 {
-    uint64_t tag = t[i];
-    uint8_t s = sl[i];
-    for (; i; i--) { t[i] = t[i - 1]; sl[i] = sl[i - 1]; }   /* short: no libc call */
-    t[0] = tag;
-    sl[0] = s;
+    uint64_t m = 0;
+#ifdef __SSE4_1__
+    __m128i k = _mm_set1_epi64x((long long)tag);
+    uint32_t i = 0;
+    for (; i + 2 <= ways; i += 2) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(t + i));
+        m |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi64(v, k))) << i;
+    }
+    if (i < ways) m |= (uint64_t)(t[i] == tag) << i;
+#else
+    for (uint32_t i = 0; i < ways; i++) m |= (uint64_t)(t[i] == tag) << i;
+#endif
+    return m ? __builtin_ctzll(m) : -1;
+}
+GM_INLINE int gm_way_of(const uint64_t *t, uint32_t ways, uint64_t tag)
+{
+    int r;
+#define GM_C(n) r = way_of_n(n, t, tag)
+    GM_WAYS_SWITCH(ways, GM_C)
+#undef GM_C
+    return r;
+}
+
+/* LRU: way w becomes most recent; younger ways age by one. Whole 16-byte
+ * groups of a row with SSE, the rest one by one (never touching another
+ * set's bytes: other threads may own it). */
+GM_INLINE void lru_touch_n(uint32_t ways, uint8_t *age, uint32_t w)
+{
+    uint8_t a = age[w];
+    uint32_t i = 0;
+#ifdef __SSE4_1__
+    __m128i va = _mm_set1_epi8((char)a);
+    for (; i + 16 <= ways; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(age + i));
+        _mm_storeu_si128((__m128i *)(age + i), _mm_sub_epi8(v, _mm_cmpgt_epi8(va, v)));
+    }
+#endif
+    for (; i < ways; i++) age[i] += age[i] < a;
+    age[w] = 0;
+}
+GM_INLINE void lru_touch(uint8_t *age, uint32_t ways, uint32_t w)
+{
+#define GM_C(n) lru_touch_n(n, age, w)
+    GM_WAYS_SWITCH(ways, GM_C)
+#undef GM_C
+}
+
+GM_INLINE uint32_t lru_victim_n(uint32_t ways, const uint8_t *age)
+{
+    uint32_t i = 0;
+#ifdef __SSE4_1__
+    __m128i old = _mm_set1_epi8((char)(ways - 1));
+    for (; i + 16 <= ways; i += 16) {
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(age + i)), old));
+        if (m) return i + (uint32_t)__builtin_ctz(m);
+    }
+#endif
+    uint32_t w = 0;
+    for (; i < ways; i++) w = age[i] == ways - 1 ? i : w;
+    return w;
+}
+GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
+{
+    uint32_t r;
+#define GM_C(n) r = lru_victim_n(n, age)
+    GM_WAYS_SWITCH(ways, GM_C)
+#undef GM_C
+    return r;
+}
+
+/* Prefetches the state of the way a lookup of tag will use (the way
+ * holding it, else the LRU victim); the tag row should be cached already. */
+GM_INLINE void gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
+{
+    uint64_t base = (uint64_t)set * c->ways;
+    int w = gm_way_of(c->tags + base, c->ways, tag);
+    if (w < 0 && c->repl == GM_REPL_LRU) w = (int)lru_victim(c->age + base, c->ways);
+    if (w >= 0) __builtin_prefetch(&c->data[base + (uint32_t)w], 1);
 }
 
 /* Looks a line up and makes it most recent. Returns its state or NULL. */
 GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64_t tag)
 {
-    uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
-    if (t[0] == tag) {
-        if (c->repl == GM_REPL_PLRU) { plru_touch(&c->plru[set], c->ways, 0); return &c->data[base]; }
-        return &c->data[base + c->slot[base]];
-    }
-    for (uint32_t i = 1; i < c->ways; i++) {
-        if (t[i] != tag) continue;
-        if (c->repl == GM_REPL_PLRU) { plru_touch(&c->plru[set], c->ways, i); return &c->data[base + i]; }
-        lru_front(t, c->slot + base, i);
-        return &c->data[base + c->slot[base]];
-    }
-    return NULL;
+    uint64_t base = (uint64_t)set * c->ways;
+    int w = gm_way_of(c->tags + base, c->ways, tag);
+    if (w < 0) return NULL;
+    if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
+    else lru_touch(c->age + base, c->ways, (uint32_t)w);
+    return &c->data[base + (uint32_t)w];
 }
 
 /* Inserts a line (after a miss), copying the evicted line's state to *victim
@@ -135,15 +234,14 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
     uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
     uint32_t w;
     if (c->repl == GM_REPL_PLRU) {
-        for (w = 0; w < c->ways && t[w]; w++) {}
-        if (w == c->ways) w = plru_victim(c->plru[set], c->ways);
+        int empty = gm_way_of(t, c->ways, 0);   /* first empty way, else the tree's */
+        w = empty >= 0 ? (uint32_t)empty : plru_victim(c->plru[set], c->ways);
         plru_touch(&c->plru[set], c->ways, w);
     } else {
-        lru_front(t, c->slot + base, c->ways - 1);
-        w = 0;
+        w = lru_victim(c->age + base, c->ways);
+        lru_touch(c->age + base, c->ways, w);
     }
-    uint32_t d = c->repl == GM_REPL_PLRU ? w : c->slot[base];
-    struct gm_line *e = &c->data[base + d];
+    struct gm_line *e = &c->data[base + w];
     *victim = *e;
     if (!t[w]) victim->dirty = 0;
     memset(e, 0, sizeof *e);
@@ -151,19 +249,17 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
     return e;
 }
 
-/* Drops a present line (write-invalidate). */
+/* Drops a present line (write-invalidate): LRU makes its way the oldest. */
 GM_INLINE void gm_cache_drop(struct gm_cache *c, uint32_t set, struct gm_line *e)
 {
-    uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
-    uint32_t d = (uint32_t)(e - (c->data + base)), i = 0;
+    uint64_t base = (uint64_t)set * c->ways;
+    uint32_t d = (uint32_t)(e - (c->data + base));
     memset(e, 0, sizeof *e);
-    if (c->repl == GM_REPL_PLRU) { t[d] = 0; return; }
-    uint8_t *sl = c->slot + base;
-    while (sl[i] != d) i++;
-    memmove(t + i, t + i + 1, (c->ways - 1 - i) * sizeof *t);
-    memmove(sl + i, sl + i + 1, c->ways - 1 - i);
-    t[c->ways - 1] = 0;
-    sl[c->ways - 1] = (uint8_t)d;
+    c->tags[base + d] = 0;
+    if (c->repl == GM_REPL_PLRU) return;
+    uint8_t *age = c->age + base, a = age[d];
+    for (uint32_t i = 0; i < c->ways; i++) age[i] -= age[i] > a;
+    age[d] = (uint8_t)(c->ways - 1);
 }
 
 #endif

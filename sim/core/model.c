@@ -68,34 +68,53 @@ static void evict(struct gm_worker *w, const struct gm_line *v)
     w->sites[v->owner_site].dram_wr += n;
 }
 
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
+/* One L2 line access: the sectors in mask, ascending (bytes NULL = full). */
+GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t set, uint32_t alloc,
+                         uint32_t site, uint32_t smid, uint32_t mask, uint32_t op, const uint32_t *bytes)
 {
-    struct gm_counts *A = &w->allocs[q->alloc], *S = &w->sites[q->site];
+    struct gm_counts *A = &w->allocs[alloc], *S = &w->sites[site];
     struct gm_cache *c = &s->l2;
-    struct gm_line *e = gm_cache_find(c, q->set, q->line + 1), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(q->mask);
-    if (s->cfg.l2_partitions > 1 && gm_partition(s, q->set) != q->smid % s->cfg.l2_partitions) {
+    struct gm_line *e = gm_cache_find(c, set, line + 1), victim;
+    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) {
         A->l2_far += n;
         S->l2_far += n;
     }
-    for (uint32_t m = q->mask; m; m &= m - 1) {
-        uint32_t sec = (uint32_t)__builtin_ctz(m), full = e && e->valid[sec] == GM_FULL;
-        if (q->op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
-        else if (q->op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit += !!e; S->l2_wr_hit += !!e; }
-        else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
-        if (!e) {
-            victim.dirty = 0;
-            e = gm_cache_insert(c, q->set, q->line + 1, &victim);
-            evict(w, &victim);
+    if (!e) {   /* the first sector misses; the line is then present for the others */
+        uint32_t first = (uint32_t)__builtin_ctz(mask);
+        if (op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; }
+        else if (op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; }
+        else { A->l2_atom++; S->l2_atom++; }
+        victim.dirty = 0;
+        e = gm_cache_insert(c, set, line + 1, &victim);
+        evict(w, &victim);
+        if (op != GM_OP_WRITE) { A->dram_rd++; S->dram_rd++; e->valid[first] = GM_FULL; }
+        if (op != GM_OP_READ) {
+            e->valid[first] |= bytes ? bytes[first] : GM_FULL;
+            e->dirty |= 1u << first;
+            e->owner_alloc = alloc;
+            e->owner_site = site;
         }
-        if (q->op != GM_OP_WRITE && !full) { A->dram_rd++; S->dram_rd++; e->valid[sec] = GM_FULL; }
-        if (q->op != GM_OP_READ) {
-            e->valid[sec] |= q->bytes[sec];
+        mask &= mask - 1;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t sec = (uint32_t)__builtin_ctz(m), full = e->valid[sec] == GM_FULL;
+        if (op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
+        else if (op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit++; S->l2_wr_hit++; }
+        else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
+        if (op != GM_OP_WRITE && !full) { A->dram_rd++; S->dram_rd++; e->valid[sec] = GM_FULL; }
+        if (op != GM_OP_READ) {
+            e->valid[sec] |= bytes ? bytes[sec] : GM_FULL;
             e->dirty |= 1u << sec;
-            e->owner_alloc = q->alloc;
-            e->owner_site = q->site;
+            e->owner_alloc = alloc;
+            e->owner_site = site;
         }
     }
+}
+
+void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
+{
+    l2_access(s, w, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes);
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -116,12 +135,12 @@ static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x
                   uint32_t mask, const uint32_t *bytes, int par)
 {
     if (!mask) return;
+    uint32_t set = gm_cache_set(&s->l2, x->line);
+    if (!par) { l2_access(s, w, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes); return; }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
-                         .set = gm_cache_set(&s->l2, x->line), .smid = x->sm, .mask = (uint8_t)mask,
-                         .op = (uint8_t)op};
+                         .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
-    if (par) push(w, &q, s->cfg.threads);
-    else gm_model_l2(s, w, &q);
+    push(w, &q, s->cfg.threads);
 }
 
 static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
@@ -216,9 +235,13 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     }
 }
 
+/* Prefetch distances in line accesses: tag rows (and small sets' state)
+ * GM_AHEAD2 ahead, then the L2 way's state (found in the now cached tag
+ * row) GM_AHEAD ahead: the L2 line state is too wide to fetch whole. */
 #define GM_AHEAD 6
+#define GM_AHEAD2 12
 
-static void prefetch_line(const struct gm_sim *s, const struct gm_lacc *x)
+static void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x)
 {
     const struct gm_cache *l1 = &s->l1[x->sm];
     if (x->op != GM_OP_ATOM) gm_cache_prefetch(l1, gm_cache_set(l1, x->line));
@@ -228,9 +251,13 @@ static void prefetch_line(const struct gm_sim *s, const struct gm_lacc *x)
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
 {
     uint32_t n = w->nbuf;
-    for (uint32_t i = 0; i < n && i < GM_AHEAD; i++) prefetch_line(s, &w->buf[i]);
+    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i]);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + GM_AHEAD < n) prefetch_line(s, &w->buf[i + GM_AHEAD]);
+        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2]);
+        if (!par && i + GM_AHEAD < n) {
+            const struct gm_lacc *y = &w->buf[i + GM_AHEAD];
+            gm_cache_prefetch_way(&s->l2, gm_cache_set(&s->l2, y->line), y->line + 1);
+        }
         const struct gm_lacc *x = &w->buf[i];
         struct gm_cache *l1 = &s->l1[x->sm];
         if (x->op == GM_OP_ATOM) to_l2(s, w, x, GM_OP_ATOM, x->smask, x->bytes, par);

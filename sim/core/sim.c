@@ -210,8 +210,7 @@ void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
     struct gm_cache *c = &s->l2;
     struct gm_counts sum = {0};
     for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
-        uint64_t set0 = i - i % c->ways;
-        struct gm_line *e = &c->data[set0 + (c->repl == GM_REPL_PLRU ? i % c->ways : c->slot[i])];
+        struct gm_line *e = &c->data[i];
         if (!c->tags[i] || !e->dirty) continue;
         uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
         s->allocs[e->owner_alloc].dram_wr += n;
