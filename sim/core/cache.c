@@ -91,9 +91,9 @@ int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_rep
 void gm_cache_reset(struct gm_cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
-    memset(c->tags, 0, n * sizeof *c->tags);
-    memset(c->data, 0, n * sizeof *c->data);
-    for (size_t i = 0; i < n; i++) c->age[i] = (uint8_t)(i % c->ways);
+    memset(c->tags, 0, n * sizeof *c->tags);   /* line state is cleared on insert */
+    for (size_t i = 0; i < c->sets; i++)
+        for (uint32_t w = 0; w < c->ways; w++) c->age[i * c->ways + w] = (uint8_t)w;
     memset(c->plru, 0, c->sets * sizeof *c->plru);
 }
 

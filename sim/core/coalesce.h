@@ -67,6 +67,27 @@ GM_INLINE void coal_bytes(struct gm_coal *c, uint64_t addr, uint32_t len)
     }
 }
 
+/* Bytes [addr, addr+len) into an empty c: lines ascending and distinct, so
+ * no lookup; the same entries coal_bytes would make. */
+GM_INLINE void coal_range(struct gm_coal *c, uint64_t addr, uint32_t len)
+{
+    if (addr > UINT64_MAX - len - 256) { coal_bytes(c, addr, len); return; }   /* wraps: the slow way */
+    uint64_t end = addr + len;
+    for (uint64_t line = addr >> 7; line << 7 < end; line++) {
+        struct gm_lent *e = &c->e[c->n++];
+        uint64_t lo = addr > line << 7 ? addr : line << 7, hi = end < (line + 1) << 7 ? end : (line + 1) << 7;
+        e->line = line;
+        e->first = (uint32_t)(lo & 127);
+        e->smask = 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            uint64_t s0 = (line << 7) + 32 * k, a0 = lo > s0 ? lo : s0, a1 = hi < s0 + 32 ? hi : s0 + 32;
+            uint32_t nb = a1 > a0 ? (uint32_t)(a1 - a0) : 0;
+            e->bytes[k] = nb == 32 ? GM_FULL : nb ? ((1u << nb) - 1) << (a0 - s0) : 0;
+            e->smask |= (uint32_t)(nb != 0) << k;
+        }
+    }
+}
+
 GM_INLINE uint64_t local_phys(uint32_t gwarp, uint32_t lane, uint64_t a)
 {
     uint64_t off = a & 0xffffff;
@@ -89,7 +110,7 @@ GM_INLINE void gm_coalesce(struct gm_coal *c, const struct gm_access *a, uint32_
 {
     coal_reset(c);
     if (!local && gm_contiguous(a, width)) {   /* same result, one range */
-        coal_bytes(c, a->addr[0], 32 * width);
+        coal_range(c, a->addr[0], 32 * width);
         return;
     }
     uint32_t len = width - 16 * j < 16 ? width - 16 * j : 16;

@@ -68,47 +68,49 @@ static void evict(struct gm_worker *w, const struct gm_line *v)
     w->sites[v->owner_site].dram_wr += n;
 }
 
-/* One L2 line access: the sectors in mask, ascending (bytes NULL = full). */
+/* Sectors of e whose every byte is valid, as a 4-bit mask. */
+GM_INLINE uint32_t full_mask(const struct gm_line *e)
+{
+    return (uint32_t)(e->valid[0] == GM_FULL) | (uint32_t)(e->valid[1] == GM_FULL) << 1 |
+           (uint32_t)(e->valid[2] == GM_FULL) << 2 | (uint32_t)(e->valid[3] == GM_FULL) << 3;
+}
+
+/* One L2 line access: the sectors in mask (bytes NULL = full). Sectors of
+ * one line do not affect each other's outcome, except that the first one
+ * inserts a missing line (so later ones are write hits): counted per line. */
 GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t set, uint32_t alloc,
                          uint32_t site, uint32_t smid, uint32_t mask, uint32_t op, const uint32_t *bytes)
 {
     struct gm_counts *A = &w->allocs[alloc], *S = &w->sites[site];
     struct gm_cache *c = &s->l2;
     struct gm_line *e = gm_cache_find(c, set, line + 1), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint32_t n = (uint32_t)__builtin_popcount(mask), absent = !e;
     if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) {
         A->l2_far += n;
         S->l2_far += n;
     }
-    if (!e) {   /* the first sector misses; the line is then present for the others */
-        uint32_t first = (uint32_t)__builtin_ctz(mask);
-        if (op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; }
-        else if (op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; }
-        else { A->l2_atom++; S->l2_atom++; }
+    if (absent) {
         victim.dirty = 0;
         e = gm_cache_insert(c, set, line + 1, &victim);
         evict(w, &victim);
-        if (op != GM_OP_WRITE) { A->dram_rd++; S->dram_rd++; e->valid[first] = GM_FULL; }
-        if (op != GM_OP_READ) {
-            e->valid[first] |= bytes ? bytes[first] : GM_FULL;
-            e->dirty |= 1u << first;
-            e->owner_alloc = alloc;
-            e->owner_site = site;
-        }
-        mask &= mask - 1;
     }
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t sec = (uint32_t)__builtin_ctz(m), full = e->valid[sec] == GM_FULL;
-        if (op == GM_OP_READ) { A->l2_rd++; S->l2_rd++; A->l2_rd_hit += full; S->l2_rd_hit += full; }
-        else if (op == GM_OP_WRITE) { A->l2_wr++; S->l2_wr++; A->l2_wr_hit++; S->l2_wr_hit++; }
-        else { A->l2_atom++; S->l2_atom++; A->l2_atom_hit += full; S->l2_atom_hit += full; }
-        if (op != GM_OP_WRITE && !full) { A->dram_rd++; S->dram_rd++; e->valid[sec] = GM_FULL; }
-        if (op != GM_OP_READ) {
-            e->valid[sec] |= bytes ? bytes[sec] : GM_FULL;
-            e->dirty |= 1u << sec;
-            e->owner_alloc = alloc;
-            e->owner_site = site;
-        }
+    uint32_t full = full_mask(e) & mask, h = (uint32_t)__builtin_popcount(full);
+    if (op == GM_OP_WRITE) {
+        A->l2_wr += n; S->l2_wr += n; A->l2_wr_hit += n - absent; S->l2_wr_hit += n - absent;
+    } else {
+        if (op == GM_OP_READ) { A->l2_rd += n; S->l2_rd += n; A->l2_rd_hit += h; S->l2_rd_hit += h; }
+        else { A->l2_atom += n; S->l2_atom += n; A->l2_atom_hit += h; S->l2_atom_hit += h; }
+        A->dram_rd += n - h;
+        S->dram_rd += n - h;
+        for (uint32_t sec = 0; sec < 4; sec++)
+            if (mask >> sec & 1) e->valid[sec] = GM_FULL;
+    }
+    if (op != GM_OP_READ) {
+        for (uint32_t sec = 0; sec < 4; sec++)
+            if (mask >> sec & 1) e->valid[sec] |= bytes ? bytes[sec] : GM_FULL;
+        e->dirty |= mask;
+        e->owner_alloc = alloc;
+        e->owner_site = site;
     }
 }
 
@@ -135,7 +137,7 @@ static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x
                   uint32_t mask, const uint32_t *bytes, int par)
 {
     if (!mask) return;
-    uint32_t set = gm_cache_set(&s->l2, x->line);
+    uint32_t set = x->l2set;
     if (!par) { l2_access(s, w, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes); return; }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
                          .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
@@ -146,7 +148,7 @@ static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x
 static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
-    uint32_t set = gm_cache_set(l1, x->line), miss = 0, fetch;
+    uint32_t set = x->l1set, miss = 0, fetch;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
     int absent = !e;
     if (!e) e = gm_cache_insert(l1, set, x->line + 1, &victim);
@@ -164,7 +166,7 @@ static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, 
 static void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
-    uint32_t set = gm_cache_set(l1, x->line);
+    uint32_t set = x->l1set;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
     uint32_t n = (uint32_t)__builtin_popcount(x->smask), h = e ? n : 0;
     A->l1_st += n; S->l1_st += n; A->l1_st_hit += h; S->l1_st_hit += h;
@@ -200,6 +202,8 @@ static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint
         x->site = site;
         x->rec = rec;
         x->sm = (uint16_t)sm;
+        x->l1set = gm_cache_set(&s->l1[sm], le->line);
+        x->l2set = gm_cache_set(&s->l2, le->line);
         x->smask = (uint8_t)le->smask;
         x->op = (uint8_t)op;
         uint32_t n = (uint32_t)__builtin_popcount(le->smask);
@@ -243,9 +247,8 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
 
 static void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x)
 {
-    const struct gm_cache *l1 = &s->l1[x->sm];
-    if (x->op != GM_OP_ATOM) gm_cache_prefetch(l1, gm_cache_set(l1, x->line));
-    gm_cache_prefetch(&s->l2, gm_cache_set(&s->l2, x->line));
+    if (x->op != GM_OP_ATOM) gm_cache_prefetch(&s->l1[x->sm], x->l1set);
+    gm_cache_prefetch(&s->l2, x->l2set);
 }
 
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
@@ -256,7 +259,7 @@ void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
         if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2]);
         if (!par && i + GM_AHEAD < n) {
             const struct gm_lacc *y = &w->buf[i + GM_AHEAD];
-            gm_cache_prefetch_way(&s->l2, gm_cache_set(&s->l2, y->line), y->line + 1);
+            gm_cache_prefetch_way(&s->l2, y->l2set, y->line + 1);
         }
         const struct gm_lacc *x = &w->buf[i];
         struct gm_cache *l1 = &s->l1[x->sm];

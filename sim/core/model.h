@@ -17,6 +17,7 @@ struct gm_lacc {
     uint64_t line;
     uint32_t bytes[4];     /* requested bytes per sector */
     uint32_t alloc, site, rec;
+    uint32_t l1set, l2set;  /* set indices, computed once */
     uint16_t sm;
     uint8_t smask, op;
 };
