@@ -3,7 +3,11 @@
  * Simulator benchmark: sector accesses per second of the fast simulator
  * (1..N threads) and of the reference model, on generated workloads, and a
  * check that all of them give identical counts. Generation is not timed.
- * usage: bench_sim [--threads-max N] [--chunks C] [--preset P] [--set key=value]... [--cpu] [--no-ref] [--workload NAME]
+ * With --file DIR each workload is also written to DIR/<workload>.gmt (not
+ * timed) and read back: trace decoding alone (zstd + record decoding), and
+ * end to end (decode + simulate, serial).
+ * usage: bench_sim [--threads-max N] [--chunks C] [--preset P] [--set key=value]... [--cpu] [--no-ref]
+ *                  [--workload NAME] [--file DIR]
  * Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -97,12 +101,78 @@ static double run_ref(const struct gm_sim_config *c, enum wl w, uint32_t chunks,
     return t;
 }
 
+/* Writes the workload to path (untimed). */
+static void write_file(const char *path, enum wl w, uint32_t chunks, struct gm_access *buf)
+{
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "bench", .cc_major = 9, .sm_count = 132, .l1_shared_bytes = 256u << 10,
+                               .l2_bytes = 50ull << 20};
+    struct gm_trace_writer *tw = gm_trace_writer_open(path, &gpu, err, sizeof err);
+    if (!tw) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
+    struct gm_trace_alloc a = {.base = 0x7f0000000000ull, .size = 1ull << 30, .free_seq = UINT64_MAX};
+    struct gm_trace_launch l = {.name = "bench", .nrecords = (uint64_t)chunks * CHUNK};
+    int bad = gm_trace_writer_alloc(tw, &a) || gm_trace_writer_launch(tw, &l);
+    for (uint32_t ch = 0; ch < chunks && !bad; ch++) {
+        gen(buf, w, ch);
+        bad = gm_trace_writer_records(tw, buf, CHUNK);
+    }
+    if (bad || gm_trace_writer_end_launch(tw, 0)) { fprintf(stderr, "bench_sim: %s\n", gm_trace_writer_error(tw)); exit(1); }
+    if (gm_trace_writer_close(tw, err, sizeof err)) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
+}
+
+/* Reads path; with s, also simulates it. Returns seconds; *nrec records. */
+static double read_file(const char *path, struct gm_sim *s, size_t *nrec)
+{
+    char err[256];
+    double t0 = now();
+    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+    if (!r) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
+    struct gm_trace_event ev;
+    int rc;
+    *nrec = 0;
+    while ((rc = gm_trace_reader_next(r, &ev)) == 1) {
+        if (ev.kind == GM_TEV_ALLOC && s) gm_sim_alloc(s, ev.alloc.base, ev.alloc.size);
+        else if (ev.kind == GM_TEV_LAUNCH && s) gm_sim_begin(s, ev.launch.carveout);
+        else if (ev.kind == GM_TEV_RECORDS) {
+            *nrec += ev.nrecs;
+            if (s) gm_sim_feed(s, ev.recs, ev.nrecs);
+        }
+    }
+    if (rc < 0) { fprintf(stderr, "bench_sim: %s\n", gm_trace_reader_error(r)); exit(1); }
+    gm_trace_reader_close(r);
+    return now() - t0;
+}
+
+/* Decoding alone and end to end from a file, serial. */
+static int file_row(const struct gm_sim_config *c0, enum wl w, uint32_t chunks, struct gm_access *buf,
+                    const char *dir, const struct gm_counts *expect)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.gmt", dir, wl_name[w]);
+    write_file(path, w, chunks, buf);
+    struct gm_sim_config c = *c0;
+    c.threads = 1;
+    const char *err;
+    struct gm_sim *s = gm_sim_new(&c, &err);
+    if (!s) { fprintf(stderr, "bench_sim: %s\n", err); exit(1); }
+    size_t nrec;
+    double td = read_file(path, NULL, &nrec), te = read_file(path, s, &nrec);
+    struct gm_counts got = {0};
+    gm_sim_end(s, &got);
+    gm_sim_free(s);
+    int same = !memcmp(&got, expect, sizeof got);
+    printf("| %s | %zu | %llu | %.2f | %.1f | %.1f | %s |\n", wl_name[w], nrec, (unsigned long long)got.sectors,
+           (double)nrec / td / 1e6, (double)got.sectors / td / 1e6, (double)got.sectors / te / 1e6,
+           same ? "identical" : "DIFFERENT");
+    return !same;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t tmax = 2, chunks = 64;
     const char *preset = "h100";
     int noref = 0, nset = 0;
-    const char *only = NULL;
+    const char *only = NULL, *dir = NULL;
     const char *sets[16];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cpu")) { cpu_clock = 1; continue; }
@@ -112,6 +182,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--chunks")) chunks = (uint32_t)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--preset")) preset = argv[i + 1];
         else if (!strcmp(argv[i], "--workload")) only = argv[i + 1];
+        else if (!strcmp(argv[i], "--file")) dir = argv[i + 1];
         else if (!strcmp(argv[i], "--set")) { if (nset < 16) sets[nset++] = argv[i + 1]; }
         else { fprintf(stderr, "bench_sim: unknown option %s\n", argv[i]); return 2; }
         i++;
@@ -130,6 +201,7 @@ int main(int argc, char **argv)
     struct gm_access *buf = malloc(CHUNK * sizeof *buf);
     if (!buf) return 1;
     int bad = 0;
+    struct gm_counts serial[WL_N];
     printf("| workload | records | sector accesses | reference M/s | threads | fast M/s | vs reference | vs 1 thread | coalescing M/s | cache model M/s | counts |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int w = 0; w < WL_N; w++) {
@@ -139,7 +211,7 @@ int main(int argc, char **argv)
         for (uint32_t t = 1; t <= tmax; t *= 2) {
             c.threads = t;
             double tc, tm, tf = run_fast(&c, w, chunks, buf, &cur, &tc, &tm);
-            if (t == 1) { t1 = tf; one = cur; }
+            if (t == 1) { t1 = tf; one = cur; serial[w] = cur; }
             if (noref) ref = one;
             int same = !memcmp(&cur, &ref, sizeof cur) && !memcmp(&cur, &one, sizeof cur);
             bad |= !same;
@@ -158,6 +230,12 @@ int main(int argc, char **argv)
                    same ? "identical" : "DIFFERENT");
             if (t < tmax && 2 * t > tmax) t = tmax / 2;   /* always end at tmax */
         }
+    }
+    if (dir) {
+        printf("\n| workload | records | sector accesses | decode M records/s | decode M sectors/s | end to end M sectors/s | counts |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+        for (int w = 0; w < WL_N; w++)
+            if (!only || !strcmp(only, wl_name[w])) bad |= file_row(&c, w, chunks, buf, dir, &serial[w]);
     }
     free(buf);
     return bad;
