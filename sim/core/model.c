@@ -239,24 +239,18 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     }
 }
 
-/* Prefetch distances in line accesses: tag rows (and small sets' state)
- * GM_AHEAD2 ahead, then the L2 way's state (found in the now cached tag
- * row) GM_AHEAD ahead: the L2 line state is too wide to fetch whole. */
-#define GM_AHEAD 6
-#define GM_AHEAD2 12
-
-static void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x)
+static void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par)
 {
     if (x->op != GM_OP_ATOM) gm_cache_prefetch(&s->l1[x->sm], x->l1set);
-    gm_cache_prefetch(&s->l2, x->l2set);
+    if (!par) gm_cache_prefetch(&s->l2, x->l2set);
 }
 
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
 {
     uint32_t n = w->nbuf;
-    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i]);
+    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2]);
+        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par);
         if (!par && i + GM_AHEAD < n) {
             const struct gm_lacc *y = &w->buf[i + GM_AHEAD];
             gm_cache_prefetch_way(&s->l2, y->l2set, y->line + 1);

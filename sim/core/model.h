@@ -37,6 +37,11 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
  * caches); a record adds at most GM_REC_LINES. */
 #define GM_REC_LINES (2 * GM_COAL_MAX)
 #define GM_LBUF 1024
+/* Prefetch distances in line accesses: tag rows (and small sets' state)
+ * GM_AHEAD2 ahead, then the L2 way's state (found in the now cached tag
+ * row) GM_AHEAD ahead: the L2 line state is too wide to fetch whole. */
+#define GM_AHEAD 6
+#define GM_AHEAD2 12
 
 struct gm_worker {
     struct gm_counts *allocs, *sites;   /* thread-local counters */
@@ -49,6 +54,8 @@ struct gm_worker {
     struct gm_reqvec *out;              /* parallel: per L2 group */
     size_t cnt_base;                    /* parallel: bucketing */
     size_t *cnt;                        /* counts per owner (threads entries) */
+    const struct gm_l2req **merged;     /* parallel: own group's requests in order */
+    size_t nmerged_cap;
     int oom;
 };
 

@@ -62,12 +62,31 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     gm_model_lines(s, w, 1);
 }
 
+/* Group g's requests in record order (merged from every thread's queue),
+ * run with the same two-stage prefetch as the serial pass. */
 static void l2_phase(struct gm_sim *s, uint32_t g)
 {
     struct gm_worker *w = &s->w[g];
+    size_t n = 0;
+    for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].out[g].n;
+    if (n > w->nmerged_cap) {
+        const struct gm_l2req **m = realloc(w->merged, n * sizeof *m);
+        if (!m) { w->oom = 1; return; }
+        w->merged = m;
+        w->nmerged_cap = n;
+    }
+    size_t k = 0;
     for (size_t i = 0; i < s->njob; i++) {
         struct gm_reqvec *v = &s->w[s->own[i]].out[g];
-        while (v->pos < v->n && v->v[v->pos].rec == i) gm_model_l2(s, w, &v->v[v->pos++]);
+        while (v->pos < v->n && v->v[v->pos].rec == i) w->merged[k++] = &v->v[v->pos++];
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (i + GM_AHEAD2 < k) gm_cache_prefetch(&s->l2, w->merged[i + GM_AHEAD2]->set);
+        if (i + GM_AHEAD < k) {
+            const struct gm_l2req *q = w->merged[i + GM_AHEAD];
+            gm_cache_prefetch_way(&s->l2, q->set, q->line + 1);
+        }
+        gm_model_l2(s, w, w->merged[i]);
     }
 }
 

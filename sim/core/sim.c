@@ -63,6 +63,7 @@ void gm_sim_free(struct gm_sim *s)
         free(s->w[t].allocs);
         free(s->w[t].sites);
         free(s->w[t].cnt);
+        free(s->w[t].merged);
         for (uint32_t g = 0; s->w[t].out && g < s->cfg.threads; g++) free(s->w[t].out[g].v);
         free(s->w[t].out);
     }
