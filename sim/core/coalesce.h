@@ -99,8 +99,8 @@ GM_INLINE uint64_t local_phys(uint32_t gwarp, uint32_t lane, uint64_t a)
 GM_INLINE int gm_contiguous(const struct gm_access *a, uint32_t width)
 {
     if (a->active != GM_FULL || width > 16) return 0;
-    uint64_t a0 = a->addr[0], bad = 0;
-    for (uint32_t k = 1; k < 32; k++) bad |= a->addr[k] ^ (a0 + (uint64_t)k * width);
+    uint64_t bad = 0;   /* every step equal to width (no multiply: vectorises) */
+    for (uint32_t k = 1; k < 32; k++) bad |= (a->addr[k] - a->addr[k - 1]) ^ width;
     return bad == 0;
 }
 
