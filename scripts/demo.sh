@@ -19,7 +19,7 @@ if nvidia-smi >/dev/null 2>&1; then
   done
 else
   echo "== no GPU here: replaying the bundled H100 trace through the simulator"
-  for t in examples/traces/*.gmtrace; do
+  for t in examples/traces/*.gmt; do
     echo "== $t"
     build/bin/gpumem-sim --preset h100 "$t"
   done
