@@ -133,7 +133,7 @@ static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
 }
 
 /* Sends the sectors in mask of line access x to L2 (bytes: NULL = full). */
-static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x, uint32_t op,
+GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x, uint32_t op,
                   uint32_t mask, const uint32_t *bytes, int par)
 {
     if (!mask) return;
@@ -145,7 +145,7 @@ static void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x
     push(w, &q, s->cfg.threads);
 }
 
-static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
+GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set, miss = 0, fetch;
@@ -163,7 +163,7 @@ static void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, 
     to_l2(s, w, x, GM_OP_READ, fetch, NULL, par);
 }
 
-static void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
+GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set;
@@ -239,7 +239,7 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     }
 }
 
-static void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par)
+GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par)
 {
     if (x->op != GM_OP_ATOM) gm_cache_prefetch(&s->l1[x->sm], x->l1set);
     if (!par) gm_cache_prefetch(&s->l2, x->l2set);
