@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# gpumem vs Nsight Compute, per example kernel (issue 3 item 4): global
+# load/store requests and sectors and shared-memory wavefronts must be
+# equal; divergent branches must equal ncu's SASS count or the source-level
+# hand count (hand.py). Differences are explained by diagnostic counters
+# (explain.py). Reads RAW/programs ("NAME ARGS..." lines), RAW/NAME.ncu.csv
+# (ncu --csv --page raw over all launches) and RAW/NAME.gm/ (GPUMEM_OUT of
+# NAME.inst with the same arguments). Writes the table (markdown) to OUT_MD
+# and stdout; exits 1 when a required comparison differs or is missing.
+# Usage: compare.py RAW_DIR OUT_MD. Depends on python3 (c++filt if present).
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import explain  # noqa: E402
+import gm_totals  # noqa: E402
+import hand  # noqa: E402
+import metrics  # noqa: E402
+import ncu_csv  # noqa: E402
+
+
+def demangle(names):
+    if not names or not shutil.which("c++filt"):
+        return {n: n for n in names}
+    out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout
+    return dict(zip(names, out.splitlines()))
+
+
+def base(name, dem):
+    """Kernel name without return type, parameters or spaces."""
+    d = dem.get(name, name)
+    d = d[5:] if d.startswith("void ") else d
+    cut = d.find("(")
+    return (d[:cut] if cut > 0 else d).replace(" ", "")
+
+
+def ncu_sum(k, names):
+    """Sum of the ncu metrics, None when any is missing."""
+    if any(m not in k for m in names):
+        return None
+    return sum(k[m] for m in names)
+
+
+def fmt(v):
+    return "n/a" if v is None else f"{v:,}" if isinstance(v, int) else f"{v:,.2f}"
+
+
+class Table:
+    def __init__(self):
+        self.lines, self.exact, self.differ, self.missing, self.bad = [], 0, 0, 0, []
+
+    def row(self, kernel, label, gm, ncu, verdict, why=""):
+        self.lines.append(f"| {kernel} | {label} | {fmt(gm)} | {fmt(ncu)} | {verdict} | {why} |")
+
+
+def required(tab, kname, g, k):
+    for label, key, names in metrics.REQUIRED:
+        gm, nv = g.get(key, 0), ncu_sum(k, names)
+        if nv is None:
+            tab.missing += 1
+            tab.row(kname, label, gm, None, "MISSING", "ncu did not report " + "+".join(names))
+            tab.bad.append((kname, label, "metric missing"))
+        elif gm == nv:
+            tab.exact += 1
+            tab.row(kname, label, gm, nv, "exact")
+        else:
+            tab.differ += 1
+            why = explain.why(label, g, k)
+            tab.row(kname, label, gm, nv, f"DIFF {nv - gm:+,}", why)
+            tab.bad.append((kname, label, why))
+
+
+def branches(tab, kname, g, k, hands):
+    label, key, names = metrics.BRANCH
+    gm, nv = g.get(key, 0), ncu_sum(k, names)
+    ok = ["ncu"] if nv is not None and nv == gm else []
+    if hands is not None and gm in hands:
+        ok.append("hand count")
+    hand_txt = "hand " + "/".join(f"{h:,}" for h in hands) if hands is not None else "no hand count"
+    if ok:
+        tab.exact += 1
+        tab.row(kname, label, gm, nv, "agrees (" + ", ".join(ok) + ")", hand_txt)
+    else:
+        tab.differ += 1
+        why = explain.why_branches(g, k, hands)
+        tab.row(kname, label, gm, nv, "DIFF", hand_txt + "; " + why)
+        tab.bad.append((kname, label, why))
+
+
+def diagnostics(tab, kname, g, k):
+    for label, key, names in metrics.DIAG:
+        nv = ncu_sum(k, names)
+        gm = g.get(key) if key else None
+        if nv is None or (not nv and not gm):
+            continue
+        tab.row(kname, label, gm, nv, "(diag)" if gm is None or gm != nv else "(diag) equal")
+
+
+def program(tab, raw, name, args):
+    rep_path, doc = gm_totals.find_report(os.path.join(raw, name + ".gm"))
+    csv = os.path.join(raw, name + ".ncu.csv")
+    if doc is None or not os.path.exists(csv):
+        tab.bad.append((name, "inputs", "no gpumem report" if doc is None else "no ncu CSV"))
+        tab.missing += 1
+        return
+    gm = gm_totals.kernel_totals(doc)
+    try:
+        ncu = ncu_csv.read(csv, metrics.all_names())
+    except ValueError as e:
+        tab.bad.append((name, "inputs", f"{csv}: {e}"))
+        tab.missing += 1
+        return
+    dem = demangle(list(gm) + list(ncu))
+    nb = {base(n, dem): v for n, v in ncu.items()}
+    per_launch = hand.per_launch(name, args)
+    for gname in sorted(gm, key=lambda n: base(n, dem)):
+        kname, g = base(gname, dem), gm[gname]
+        k = nb.get(kname)
+        if k is None:
+            tab.bad.append((kname, "kernel", "not in ncu's output"))
+            tab.missing += 1
+            continue
+        if k["launches"] != g["launches"]:
+            tab.row(kname, "launches", g["launches"], k["launches"], "DIFF", "launch sets differ")
+            tab.bad.append((kname, "launches", "gpumem and ncu saw different launch counts"))
+        hands = [h * g["launches"] for h in per_launch[kname]] if kname in per_launch else None
+        required(tab, kname, g, k)
+        branches(tab, kname, g, k, hands)
+        diagnostics(tab, kname, g, k)
+
+
+def write(tab, out_md):
+    head = ["# gpumem vs Nsight Compute (H100), all launches summed", "",
+            "| kernel | quantity | gpumem | ncu | verdict | cause / note |",
+            "|---|---|---:|---:|---|---|"]
+    tail = ["", f"required comparisons: {tab.exact} exact/agree, {tab.differ} differ, {tab.missing} missing", ""]
+    if tab.bad:
+        tail.append("## Disagreements")
+        tail += [f"- {k}: {what}: {why}" for k, what, why in tab.bad]
+    text = "\n".join(head + tab.lines + tail) + "\n"
+    with open(out_md, "w") as f:
+        f.write(text)
+    print(text)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: compare.py RAW_DIR OUT_MD", file=sys.stderr)
+        return 2
+    raw, tab = argv[1], Table()
+    try:
+        progs = [ln.split() for ln in open(os.path.join(raw, "programs")) if ln.strip()]
+    except OSError as e:
+        print(f"compare.py: {e}", file=sys.stderr)
+        return 2
+    for p in progs:
+        program(tab, raw, p[0], p[1:])
+    write(tab, argv[2])
+    ok = tab.differ == 0 and tab.missing == 0 and tab.exact > 0
+    print(f"ncu-compare: {tab.exact} exact, {tab.differ} differ, {tab.missing} missing: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
