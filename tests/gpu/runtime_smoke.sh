@@ -102,8 +102,9 @@ run() {
   [ $rc = 134 ] && pass "abort: died of SIGABRT (status 134)" || fail "abort: exit status $rc, expected 134"
   check_sites "$OUTD/abort.err" $W abort
 
-  if command -v ncu >/dev/null 2>&1; then
-    ncu --metrics gpu__time_duration.sum "$BIN" paths >"$OUTD/ncu.out" 2>"$OUTD/ncu.err"; rc=$?
+  NCU=$(command -v ncu 2>/dev/null || echo "$CUDA/bin/ncu")
+  if [ -x "$NCU" ]; then
+    "$NCU" --metrics gpu__time_duration.sum "$BIN" paths >"$OUTD/ncu.out" 2>"$OUTD/ncu.err"; rc=$?
     [ $rc = 0 ] && pass "ncu: exit status 0" || fail "ncu: exit status $rc"
     n=$(grep -c "^gpumem: CUPTI is held by" "$OUTD/ncu.err" "$OUTD/ncu.out" | awk -F: '{s+=$NF} END {print s}')
     [ "$n" = 1 ] && pass "ncu: one line naming the CUPTI holder: $(grep -h '^gpumem: CUPTI' "$OUTD/ncu.err" "$OUTD/ncu.out")" \

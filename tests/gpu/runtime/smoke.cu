@@ -40,17 +40,23 @@ static __device__ __forceinline__ void count(uint32_t site)
     }
 }
 
+/* Grid-stride over blocks of 256 elements, so a cooperative launch (at
+ * most as many blocks as fit on the GPU at once) covers n as well: every
+ * 256-element block is visited once whatever the grid, so each site still
+ * counts n/32 warp executions per launch. */
 __global__ void vecadd(const float *a, const float *b, float *c, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    count(4);
-    if (i < n) {
-        count(0);
-        float x = a[i];
-        count(1);
-        float y = b[i];
-        count(2);
-        c[i] = x + y;
+    for (int i0 = blockIdx.x * blockDim.x; i0 < n; i0 += gridDim.x * blockDim.x) {
+        int i = i0 + threadIdx.x;
+        count(4);
+        if (i < n) {
+            count(0);
+            float x = a[i];
+            count(1);
+            float y = b[i];
+            count(2);
+            c[i] = x + y;
+        }
     }
 }
 
@@ -73,8 +79,9 @@ static void launch_coop(void)
     int per_sm = 0, sms = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vecadd, 256, 0));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    if (per_sm * sms < n / 256) { fprintf(stderr, "smoke: cooperative grid too large\n"); exit(2); }
-    CK(cudaLaunchCooperativeKernel((void *)vecadd, dim3(n / 256), dim3(256), args, 0, 0));
+    int blocks = per_sm * sms < n / 256 ? per_sm * sms : n / 256; /* all resident at once */
+    if (blocks < 1) { fprintf(stderr, "smoke: vecadd cannot run cooperatively\n"); exit(2); }
+    CK(cudaLaunchCooperativeKernel((void *)vecadd, dim3(blocks), dim3(256), args, 0, 0));
 }
 
 static void launch_driver(void)

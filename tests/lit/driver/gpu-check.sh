@@ -23,7 +23,14 @@ CLANG="${GM_CLANG:-clang++-22}"
 [ -x "$CC" ] || { echo "gpu-check: no gpumemcc at $CC" >&2; exit 2; }
 [ -f "$B/lib/libgpumem.so" ] || { echo "gpu-check: no $B/lib/libgpumem.so (build the runtime)" >&2; exit 2; }
 mkdir -p "$OUT/lib" "$OUT/obj"
-cp "$B/lib/libgpumem.so" "$OUT/lib/"
+# libgpumem and every library the build put next to it (libcjson, libzstd:
+# the GPU machine may not have them); run.sh puts lib/ on LD_LIBRARY_PATH
+cp -L "$B"/lib/*.so* "$OUT/lib/"
+for n in $(readelf -d "$OUT/lib/libgpumem.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+  case $n in libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*) ;;
+  *) [ -f "$OUT/lib/$n" ] || { echo "gpu-check: $n (needed by libgpumem.so) is not in $B/lib" >&2; exit 2; } ;;
+  esac
+done
 cd "$OUT/obj"
 set -x
 "$CC" --gm-off "$IN/vadd.cu" -o "$OUT/vadd_off"
