@@ -4,7 +4,7 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime trace driver pass
-#        overhead ncu-trace; default: the correctness suites)
+#        overhead ncu-trace ncu-compare; default: the correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -25,6 +25,7 @@ for s in $suites; do
   kat)      WITH_NCU=1 sh tests/gpu/kat/run.sh ;;
   trace)    sh tests/gpu/trace/run.sh ;;
   ncu-trace) sh tests/gpu/trace/ncu.sh ;;
+  ncu-compare) OUT="$out" sh tests/gpu/ncu_compare.sh ;;
   overhead) sh bench/overhead.sh ;;
   *) echo "unknown suite $s" ;;
   esac >"$out/$s.log" 2>&1
