@@ -6,12 +6,14 @@
 #   - NAME.inst (default analyses: coalescing, divergence) with GPUMEM_OUT
 #     -> report.json (per kernel, summed over launches);
 #   - ncu --csv --page raw on NAME.off with the same arguments, every launch
-#     profiled; tests/gpu/ncu/compare.py sums ncu's rows per kernel.
+#     profiled; tests/gpu/ncu/compare.py sums ncu's rows per kernel;
+#   - cuobjdump -sass NAME.off: the native SASS census (which instructions
+#     ncu counted: LDG.E.128, RED, generic LD, BRA), when cuobjdump exists.
 # Metrics that this ncu does not know (ncu --query-metrics) are left out and
 # reported as missing. Writes $OUT/ncu_compare.md (per-kernel table: exact or
 # diff with the cause) and the raw files to $OUT/ncu_compare/. Exits 0 when
 # every required comparison is exact, 1 otherwise, 0 with SKIP without a GPU.
-# Depends on: ncu, python3, c++filt, the devbuild.
+# Depends on: ncu, python3, c++filt, the devbuild (cuobjdump optional).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dev=${GM_DEVBUILD:-$root/.devbuild}
@@ -58,6 +60,9 @@ one() { # NAME ARGS...
   timeout 300 "$ncu" --csv --page raw --print-units base --print-kernel-base mangled \
     --metrics "$metrics" --log-file "$raw/$n.ncu.csv" "$dev/bin/$n.off" "$@" >"$raw/$n.off.txt" 2>&1 ||
     echo "FAIL $n.off under ncu: exit status $?: $(tail -2 "$raw/$n.ncu.csv" | tr '\n' ' ')"
+  if [ -n "$cuobjdump" ]; then
+    "$cuobjdump" -sass "$dev/bin/$n.off" >"$raw/$n.sass.txt" 2>&1 || echo "note: cuobjdump -sass $n.off failed"
+  fi
   echo "$n $*" >>"$raw/programs"
   echo "ran $n $*"
 }
@@ -70,6 +75,7 @@ rm -rf "$raw"
 mkdir -p "$raw"
 : >"$raw/programs"
 metrics=$(known_metrics)
+cuobjdump=$(command -v cuobjdump || { [ -x "$cuda/bin/cuobjdump" ] && echo "$cuda/bin/cuobjdump"; })
 echo "metrics: $metrics" | tee "$raw/metrics"
 for bin in "$dev"/bin/*.off; do
   [ -e "$bin" ] || continue

@@ -20,6 +20,7 @@ import gm_totals  # noqa: E402
 import hand  # noqa: E402
 import metrics  # noqa: E402
 import ncu_csv  # noqa: E402
+import sass  # noqa: E402
 
 
 def demangle(names):
@@ -51,6 +52,7 @@ def fmt(v):
 class Table:
     def __init__(self):
         self.lines, self.exact, self.differ, self.missing, self.bad = [], 0, 0, 0, []
+        self.sass = []
 
     def row(self, kernel, label, gm, ncu, verdict, why=""):
         self.lines.append(f"| {kernel} | {label} | {fmt(gm)} | {fmt(ncu)} | {verdict} | {why} |")
@@ -116,6 +118,7 @@ def program(tab, raw, name, args):
     dem = demangle(list(gm) + list(ncu))
     nb = {base(n, dem): v for n, v in ncu.items()}
     per_launch = hand.per_launch(name, args)
+    sass_lines(tab, raw, name)
     for gname in sorted(gm, key=lambda n: base(n, dem)):
         kname, g = base(gname, dem), gm[gname]
         k = nb.get(kname)
@@ -132,6 +135,16 @@ def program(tab, raw, name, args):
         diagnostics(tab, kname, g, k)
 
 
+def sass_lines(tab, raw, name):
+    path = os.path.join(raw, name + ".sass.txt")
+    if not os.path.exists(path):
+        return
+    cen = sass.census(open(path, errors="replace").read())
+    dem = demangle(list(cen))
+    tab.sass += [f"- {base(k, dem)}: {sass.summary(c)}" for k, c in sorted(cen.items())] or \
+        [f"- {name}: no kernels in {path} (cuobjdump failed?)"]
+
+
 def write(tab, out_md):
     head = ["# gpumem vs Nsight Compute (H100), all launches summed", "",
             "| kernel | quantity | gpumem | ncu | verdict | cause / note |",
@@ -140,6 +153,8 @@ def write(tab, out_md):
     if tab.bad:
         tail.append("## Disagreements")
         tail += [f"- {k}: {what}: {why}" for k, what, why in tab.bad]
+    if tab.sass:
+        tail += ["", "## Native SASS per kernel (static counts, cuobjdump -sass of NAME.off)"] + tab.sass
     text = "\n".join(head + tab.lines + tail) + "\n"
     with open(out_md, "w") as f:
         f.write(text)

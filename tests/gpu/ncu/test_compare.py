@@ -3,7 +3,7 @@
 # CPU test of the ncu-compare parsers and table (no GPU): fixtures/ holds one
 # ncu CSV saved on the H100 (h100_vadd_hitrate.ncu.csv, tests/gpu/trace/ncu.sh,
 # run2) for the table layout, and FABRICATED parser fixtures
-# (vector_add.ncu.csv, vector_add.gm/report.json: made-up values, two launches
+# (vector_add.ncu.csv, vector_add.gm/report.json, vector_add.sass.txt: made-up values, two launches
 # per kernel, vadd4's load requests set to 4 per instruction on purpose so
 # that one comparison differs). Exits 1 on the first failed check.
 # Usage: test_compare.py. Depends on python3 only.
@@ -64,6 +64,7 @@ def table():
     check("cause: 4 requests per instruction", "ncu sends 4.000 requests per instruction" in text, True)
     check("divergence agrees with ncu and hand count", "| vadd | divergent branches | 0 | 0 | agrees (ncu, hand count) |" in text, True)
     check("summary", "13 exact/agree, 1 differ, 0 missing" in text, True)
+    check("SASS census", "- vadd4: LDG.E.128.CONSTANT x2, STG.E.128 x1; BRA x1" in text, True)
 
 
 real_csv()
