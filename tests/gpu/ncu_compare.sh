@@ -43,7 +43,8 @@ known_metrics() {
   python3 -c "import sys; sys.path.insert(0, '$root/tests/gpu/ncu'); import metrics; print('\n'.join(metrics.all_names()))" |
   while read -r m; do
     b=${m%.*}
-    if ! grep -q '^l1tex__' "$raw/query-metrics.txt" || grep -q "^$b[[:space:]]" "$raw/query-metrics.txt"; then
+    if ! grep -q '^[[:space:]]*l1tex__' "$raw/query-metrics.txt" ||
+       grep -q "^[[:space:]]*$b[[:space:]]" "$raw/query-metrics.txt"; then
       echo "$m"
     else
       echo "missing metric (not in ncu --query-metrics): $m" >&2
@@ -58,8 +59,15 @@ one() { # NAME ARGS...
   (cd "$raw/$n.cwd" && GPUMEM_OUT="$raw/$n.gm" timeout 300 "$dev/bin/$n.inst" "$@") >"$raw/$n.inst.txt" 2>&1 ||
     echo "FAIL $n.inst: exit status $?: $(tail -2 "$raw/$n.inst.txt" | tr '\n' ' ')"
   timeout 300 "$ncu" --csv --page raw --print-units base --print-kernel-base mangled \
-    --metrics "$metrics" --log-file "$raw/$n.ncu.csv" "$dev/bin/$n.off" "$@" >"$raw/$n.off.txt" 2>&1 ||
-    echo "FAIL $n.off under ncu: exit status $?: $(tail -2 "$raw/$n.ncu.csv" | tr '\n' ' ')"
+    --metrics "$metrics" --log-file "$raw/$n.ncu.csv" "$dev/bin/$n.off" "$@" >"$raw/$n.off.txt" 2>&1
+  if ! grep -q '^"ID"' "$raw/$n.ncu.csv" 2>/dev/null; then
+    # no table: retry with the required metrics and default printing options
+    echo "note: ncu on $n.off gave no table ($(grep -m1 -i error "$raw/$n.ncu.csv" "$raw/$n.off.txt" 2>/dev/null)); retrying with the required metrics only"
+    mv "$raw/$n.ncu.csv" "$raw/$n.ncu.first.txt" 2>/dev/null
+    timeout 300 "$ncu" --csv --page raw --metrics "$required" --log-file "$raw/$n.ncu.csv" \
+      "$dev/bin/$n.off" "$@" >"$raw/$n.off.txt" 2>&1 ||
+      echo "FAIL $n.off under ncu: exit status $?: $(tail -2 "$raw/$n.ncu.csv" | tr '\n' ' ')"
+  fi
   if [ -n "$cuobjdump" ]; then
     "$cuobjdump" -sass "$dev/bin/$n.off" >"$raw/$n.sass.txt" 2>&1 || echo "note: cuobjdump -sass $n.off failed"
   fi
@@ -75,6 +83,7 @@ rm -rf "$raw"
 mkdir -p "$raw"
 : >"$raw/programs"
 metrics=$(known_metrics)
+required=$(python3 -c "import sys; sys.path.insert(0, '$root/tests/gpu/ncu'); import metrics as m; print(','.join(x for _, _, ns in m.REQUIRED + [m.BRANCH] for x in ns))")
 cuobjdump=$(command -v cuobjdump || { [ -x "$cuda/bin/cuobjdump" ] && echo "$cuda/bin/cuobjdump"; })
 echo "metrics: $metrics" | tee "$raw/metrics"
 for bin in "$dev"/bin/*.off; do

@@ -2,7 +2,8 @@
 # Reads Nsight Compute's `--csv --page raw` output (one row per profiled
 # launch, a units row after the header) and sums every metric per kernel.
 # Tolerates the program's own output and ==PROF== lines around the table,
-# thousands separators and empty cells. Depends on python3 only.
+# thousands separators, auto-scaled units (Ksector) and empty cells.
+# Depends on python3 only.
 import csv
 
 NAME_COLS = ("Kernel Name", "launch__kernel_name")
@@ -16,6 +17,18 @@ def _number(cell):
         return int(s)
     except ValueError:
         return float(s)
+
+
+SCALE = {"K": 10**3, "M": 10**6, "G": 10**9}
+BASE_UNITS = ("sector", "request", "inst", "warp", "thread", "byte", "wavefront", "branch")
+
+
+def _scale(unit):
+    """Factor of an auto-scaled unit (Ksector, Mrequest); 1 otherwise."""
+    u = unit.strip()
+    if len(u) > 1 and u[0] in SCALE and u[1:].rstrip("s") in BASE_UNITS:
+        return SCALE[u[0]]
+    return 1
 
 
 def _table(lines):
@@ -34,7 +47,8 @@ def read(path, metrics):
     """{kernel name: {metric: sum over launches, "launches": n}}; a metric
     absent from the table (or empty in every row) is left out."""
     with open(path, errors="replace") as f:
-        head, _, data = _table(f.read().splitlines())
+        head, units, data = _table(f.read().splitlines())
+    scale = {m: _scale(units[head.index(m)]) for m in metrics if m in head and len(units) == len(head)}
     ncol = next(head.index(c) for c in NAME_COLS if c in head)
     out = {}
     for row in data:
@@ -45,5 +59,6 @@ def read(path, metrics):
                 continue
             v = _number(row[head.index(m)])
             if v is not None:
-                k[m] = k.get(m, 0) + v
+                v = v * scale.get(m, 1)
+                k[m] = k.get(m, 0) + (round(v) if isinstance(v, float) and scale.get(m, 1) > 1 else v)
     return out

@@ -39,6 +39,12 @@ def real_csv():
     check("real CSV: absent metric left out", "no_such_metric.sum" in k[name], False)
 
 
+def units():
+    check("unit scale Ksector", ncu_csv._scale("Ksector"), 1000)
+    check("unit scale sector", ncu_csv._scale("sector"), 1)
+    check("unit scale ns (not a count)", ncu_csv._scale("ns"), 1)
+
+
 def fabricated():
     k = ncu_csv.read(os.path.join(fx, "vector_add.ncu.csv"), ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                                                              "smsp__sass_branch_targets.sum"])
@@ -68,6 +74,7 @@ def table():
 
 
 real_csv()
+units()
 fabricated()
 table()
 print(f"{failed} failed")
