@@ -2,33 +2,46 @@
 # SPDX-License-Identifier: Apache-2.0
 # Per-kernel table of L1 and L2 sector hit rates, Nsight Compute vs the
 # simulator, and their mean absolute percentage errors (issue 4 item 5).
-# Reads DIR/cases ("TAG KERNEL" lines), DIR/TAG.ncu.csv (ncu --csv --page raw)
-# DIR/TAG.sim.json (gpumem-sim --json, one launch) and DIR/TAG.sim.txt (its
-# text output, for the L1 size the trace's carve-out gave). Simulator hit rates:
-#   L1 = (l1_ld_hit + l1_st_hit) / (l1_ld + l1_st)   (also loads only)
-#   L2 = (l2_rd_hit + l2_wr_hit + l2_atom_hit) / (l2_rd + l2_wr + l2_atom)
+# Reads DIR/cases ("TAG KERNEL" lines), DIR/TAG.ncu.csv (ncu --csv --page raw
+# with the metrics of metrics.txt), DIR/TAG.sim.json (gpumem-sim --json, one
+# launch) and DIR/TAG.sim.txt (its text output: the L1 size it used).
+# What is compared (like with like; docs/sim.md "Validation" says why):
+#   L1 = global-load sector lookups that hit / global-load sector lookups
+#        ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld{_lookup_hit,}.sum
+#        sim: l1_ld_hit / l1_ld
+#   L2 = sector lookups from the SMs' L1TEX units that hit / all of them
+#        ncu: lts__t_sectors_srcunit_tex_op_{read,write,atom,red}{_lookup_hit,}
+#        sim: (l2_rd_hit + l2_wr_hit + l2_atom_hit) / (l2_rd + l2_wr + l2_atom)
+# The headline rates (l1tex__t_sector_hit_rate.pct: loads AND stores, whose
+# L1 store hits depend on timing; lts__t_sector_hit_rate.pct: also counts the
+# other L2 partition's fabric traffic and non-SM clients, and exceeds 100 %
+# on small kernels) are printed alongside but not used. Without the split
+# metrics (an older run) the headline rates are used, marked "*".
 # MAPE skips kernels where ncu reports 0 (the error is then undefined) and
 # says so; the mean absolute error in points covers every kernel.
-# Usage: mape.py DIR. Depends on python3 only.
+# Usage: mape.py DIR [--md]  (--md: a markdown table). Depends on python3 only.
 import csv
 import json
 import os
 import re
 import sys
 
-M_L1, M_L2, M_CFG = ("l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
+H_L1, H_L2, M_CFG = ("l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
                      "launch__shared_mem_config_size")
+L1_LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld"
+L2_TEX = "lts__t_sectors_srcunit_tex_op_"
+
+
+def num(s):
+    return float(s.replace(",", ""))
 
 
 def ncu_row(path):
-    rows = [r for r in csv.reader(open(path)) if r]
-    head = next(r for r in rows if M_L1 in r)
-    units = dict(zip(head, rows[rows.index(head) + 1]))
-    for r in rows[rows.index(head) + 1:]:
+    rows = [r for r in csv.reader(open(path)) if len(r) > 5]
+    head = rows[0]
+    for r in rows[1:]:
         if len(r) == len(head) and r[head.index("ID")].strip().isdigit():
-            d = dict(zip(head, r))
-            v = {k: float(d[k].replace(",", "")) for k in (M_L1, M_L2, M_CFG)}
-            return v, units.get(M_CFG, "")
+            return dict(zip(head, r))
     raise ValueError("no kernel row")
 
 
@@ -36,17 +49,28 @@ def ratio(n, d):
     return 100.0 * n / d if d else 0.0
 
 
+def ncu_rates(d):
+    """(L1 %, L2 %, exact?) from one ncu row."""
+    if L1_LD + ".sum" in d and L2_TEX + "read.sum" in d:
+        l1 = ratio(num(d[L1_LD + "_lookup_hit.sum"]), num(d[L1_LD + ".sum"]))
+        ops = [op for op in ("read", "write", "atom", "red") if L2_TEX + op + ".sum" in d]
+        hit = sum(num(d[L2_TEX + op + "_lookup_hit.sum"]) for op in ops)
+        tot = sum(num(d[L2_TEX + op + ".sum"]) for op in ops)
+        return l1, ratio(hit, tot), True
+    return num(d[H_L1]), num(d[H_L2]), False
+
+
 def sim_row(path):
     d = json.load(open(path))
     if len(d["launches"]) != 1:
         raise ValueError("%d traced launches, expected 1" % len(d["launches"]))
     c = d["launches"][0]["counts"]
-    l1 = ratio(c["l1_ld_hit"] + c["l1_st_hit"], c["l1_ld"] + c["l1_st"])
-    l1ld = ratio(c["l1_ld_hit"], c["l1_ld"])
+    l1all = ratio(c["l1_ld_hit"] + c["l1_st_hit"], c["l1_ld"] + c["l1_st"])
+    l1 = ratio(c["l1_ld_hit"], c["l1_ld"])
     l2 = ratio(c["l2_rd_hit"] + c["l2_wr_hit"] + c["l2_atom_hit"], c["l2_rd"] + c["l2_wr"] + c["l2_atom"])
     txt = path[:-len(".sim.json")] + ".sim.txt"
     m = re.search(r"L1=(\d+)B", open(txt).read()) if os.path.exists(txt) else None
-    return l1, l1ld, l2, m.group(1) if m else "?"
+    return l1, l1all, l2, m.group(1) if m else "?"
 
 
 def mape(pairs):
@@ -55,27 +79,41 @@ def mape(pairs):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: mape.py DIR", file=sys.stderr)
+    args = [a for a in sys.argv[1:] if a != "--md"]
+    md = "--md" in sys.argv[1:]
+    if len(args) != 1:
+        print("usage: mape.py DIR [--md]", file=sys.stderr)
         return 2
-    base = sys.argv[1]
+    base = args[0]
     l1p, l2p, ae1, ae2 = [], [], [], []
-    print("%-18s %8s %8s %8s | %8s %8s | %s" % ("kernel", "ncu L1%", "sim L1%", "(ld L1%)",
-                                             "ncu L2%", "sim L2%", "ncu shared config"))
+    hdr = ("kernel", "ncu L1%", "sim L1%", "ncu L2%", "sim L2%", "ncu L1 ld+st%", "sim L1 ld+st%",
+           "ncu lts%", "shared cfg B", "sim L1 B")
+    if md:
+        print("| " + " | ".join(hdr) + " |")
+        print("|" + "---|" * len(hdr))
+    else:
+        print("%-17s %8s %8s | %8s %8s | %13s %13s %8s | %s / %s" % hdr)
     for line in open(os.path.join(base, "cases")):
         tag = line.split()[0]
         try:
-            n, unit = ncu_row(os.path.join(base, tag + ".ncu.csv"))
-            l1, l1ld, l2, carve = sim_row(os.path.join(base, tag + ".sim.json"))
+            d = ncu_row(os.path.join(base, tag + ".ncu.csv"))
+            n1, n2, exact = ncu_rates(d)
+            s1, s1all, s2, l1b = sim_row(os.path.join(base, tag + ".sim.json"))
         except (OSError, ValueError, KeyError, StopIteration, json.JSONDecodeError) as e:
-            print("%-18s missing: %s" % (tag, e))
+            print("%-17s missing: %s" % (tag, e))
             continue
-        print("%-18s %8.2f %8.2f %8.2f | %8.2f %8.2f | %.2f %s (sim L1: %s B)"
-              % (tag, n[M_L1], l1, l1ld, n[M_L2], l2, n[M_CFG], unit, carve))
-        l1p.append((n[M_L1], l1))
-        l2p.append((n[M_L2], l2))
-        ae1.append(abs(n[M_L1] - l1))
-        ae2.append(abs(n[M_L2] - l2))
+        mark = "" if exact else "*"
+        row = (tag + mark, "%.2f" % n1, "%.2f" % s1, "%.2f" % n2, "%.2f" % s2, d[H_L1], "%.2f" % s1all,
+               d[H_L2], d.get(M_CFG, "?"), l1b)
+        if md:
+            print("| " + " | ".join(row) + " |")
+        else:
+            print("%-17s %8s %8s | %8s %8s | %13s %13s %8s | %s / %s" % row)
+        l1p.append((n1, s1))
+        l2p.append((n2, s2))
+        ae1.append(abs(n1 - s1))
+        ae2.append(abs(n2 - s2))
+    print()
     for name, pairs, ae in (("L1", l1p, ae1), ("L2", l2p, ae2)):
         m, k = mape(pairs)
         mae = sum(ae) / len(ae) if ae else float("nan")
