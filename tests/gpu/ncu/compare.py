@@ -76,15 +76,15 @@ def required(tab, kname, g, k):
 
 
 def branches(tab, kname, g, k, hands):
+    """hands: [(count, label)] summed over launches, or None."""
     label, key, names = metrics.BRANCH
     gm, nv = g.get(key, 0), ncu_sum(k, names)
     ok = ["ncu"] if nv is not None and nv == gm else []
-    if hands is not None and gm in hands:
-        ok.append("hand count")
-    hand_txt = "hand " + "/".join(f"{h:,}" for h in hands) if hands is not None else "no hand count"
+    ok += [f"hand count ({lab})" for h, lab in hands or [] if h == gm]
+    hand_txt = ("hand " + ", ".join(f"{h:,} ({lab})" for h, lab in hands)) if hands else "no hand count"
     if ok:
         tab.exact += 1
-        tab.row(kname, label, gm, nv, "agrees (" + ", ".join(ok) + ")", hand_txt)
+        tab.row(kname, label, gm, nv, "agrees with " + ", ".join(ok), hand_txt)
     else:
         tab.differ += 1
         why = explain.why_branches(g, k, hands)
@@ -129,7 +129,7 @@ def program(tab, raw, name, args):
         if k["launches"] != g["launches"]:
             tab.row(kname, "launches", g["launches"], k["launches"], "DIFF", "launch sets differ")
             tab.bad.append((kname, "launches", "gpumem and ncu saw different launch counts"))
-        hands = [h * g["launches"] for h in per_launch[kname]] if kname in per_launch else None
+        hands = [(h * g["launches"], lab) for h, lab in per_launch.get(kname, [])] or None
         required(tab, kname, g, k)
         branches(tab, kname, g, k, hands)
         diagnostics(tab, kname, g, k)

@@ -103,6 +103,10 @@ def why_branches(g, k, hands):
            f"{'n/a' if binst is None else f'{binst:,}'} SASS branch instructions: ptxas if-converts "
            "branches into predication, rotates loops and splits short-circuit tests, so the "
            "two count different branches"]
-    if hands is not None and nv in hands:
-        out.append("ncu equals the source-level hand count, gpumem's LLVM branches do not")
+    same = [lab for h, lab in hands or [] if h == nv]
+    if same:
+        out.append(f"ncu equals the hand count ({', '.join(same)}), gpumem does not")
+    elif hands:
+        out.append("gpumem matches no hand count: check the instrumented build's branch sites "
+                   "(gpumem-sitetab) against the PTX structure hand.py assumes")
     return "; ".join(out)

@@ -45,6 +45,13 @@ def units():
     check("unit scale ns (not a count)", ncu_csv._scale("ns"), 1)
 
 
+def hand_counts():
+    import hand
+    h = dict((lab, v) for v, lab in hand.per_launch("stencil", ["512", "1"])["stencil5"])
+    check("hand: stencil source / PTX", (h["source"], h["PTX"]), (1020, 1022))
+    check("hand: CSR PTX, one warp of lengths 1..8 x4", hand.csr_ptx([1, 2, 3, 4, 5, 6, 7, 8] * 4), 1 + 2 + 1 + 1)
+
+
 def fabricated():
     k = ncu_csv.read(os.path.join(fx, "vector_add.ncu.csv"), ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                                                              "smsp__sass_branch_targets.sum"])
@@ -68,13 +75,14 @@ def table():
     check("vadd requests exact", "| vadd | global ld requests | 128 | 128 | exact |" in text, True)
     check("vadd4 requests differ", "| vadd4 | global ld requests | 32 | 128 | DIFF +96 |" in text, True)
     check("cause: 4 requests per instruction", "ncu sends 4.000 requests per instruction" in text, True)
-    check("divergence agrees with ncu and hand count", "| vadd | divergent branches | 0 | 0 | agrees (ncu, hand count) |" in text, True)
+    check("divergence agrees with ncu and hand count", "| vadd | divergent branches | 0 | 0 | agrees with ncu, hand count (source = PTX) |" in text, True)
     check("summary", "13 exact/agree, 1 differ, 0 missing" in text, True)
     check("SASS census", "- vadd4: LDG.E.128.CONSTANT x2, STG.E.128 x1; BRA x1" in text, True)
 
 
 real_csv()
 units()
+hand_counts()
 fabricated()
 table()
 print(f"{failed} failed")
