@@ -118,6 +118,11 @@ def program(tab, raw, name, args):
     dem = demangle(list(gm) + list(ncu))
     nb = {base(n, dem): v for n, v in ncu.items()}
     per_launch = hand.per_launch(name, args)
+    seen = {base(n, dem) for n in gm}
+    for kname in sorted(set(nb) - seen):
+        tab.bad.append((kname, "kernel", f"profiled by ncu ({nb[kname]['launches']} launches), "
+                        "absent from gpumem's report"))
+        tab.missing += 1
     sass_lines(tab, raw, name)
     for gname in sorted(gm, key=lambda n: base(n, dem)):
         kname, g = base(gname, dem), gm[gname]
