@@ -60,6 +60,10 @@ one() { # NAME ARGS...
     echo "FAIL $n.inst: exit status $?: $(tail -2 "$raw/$n.inst.txt" | tr '\n' ' ')"
   timeout 300 "$ncu" --csv --page raw --print-units base --print-kernel-base mangled \
     --metrics "$metrics" --log-file "$raw/$n.ncu.csv" "$dev/bin/$n.off" "$@" >"$raw/$n.off.txt" 2>&1
+  # an ncu that writes the table to stdout despite --log-file
+  if ! grep -q '^"ID"' "$raw/$n.ncu.csv" 2>/dev/null && grep -q '^"ID"' "$raw/$n.off.txt"; then
+    cp "$raw/$n.off.txt" "$raw/$n.ncu.csv"
+  fi
   if ! grep -q '^"ID"' "$raw/$n.ncu.csv" 2>/dev/null; then
     # no table: retry with the required metrics and default printing options
     echo "note: ncu on $n.off gave no table ($(grep -m1 -i error "$raw/$n.ncu.csv" "$raw/$n.off.txt" 2>/dev/null)); retrying with the required metrics only"
