@@ -52,7 +52,7 @@ def fmt(v):
 class Table:
     def __init__(self):
         self.lines, self.exact, self.differ, self.missing, self.bad = [], 0, 0, 0, []
-        self.sass = []
+        self.sass, self.sources = [], []
 
     def row(self, kernel, label, gm, ncu, verdict, why=""):
         self.lines.append(f"| {kernel} | {label} | {fmt(gm)} | {fmt(ncu)} | {verdict} | {why} |")
@@ -101,43 +101,49 @@ def diagnostics(tab, kname, g, k):
         tab.row(kname, label, gm, nv, "(diag)" if gm is None or gm != nv else "(diag) equal")
 
 
-def program(tab, raw, name, args):
+def load(tab, raw, name):
+    """(gpumem totals, ncu sums) of one program, or None (recorded as missing)."""
     rep_path, doc = gm_totals.find_report(os.path.join(raw, name + ".gm"))
     csv = os.path.join(raw, name + ".ncu.csv")
-    if doc is None or not os.path.exists(csv):
-        tab.bad.append((name, "inputs", "no gpumem report" if doc is None else "no ncu CSV"))
-        tab.missing += 1
-        return
-    gm = gm_totals.kernel_totals(doc)
     try:
+        if doc is None:
+            raise ValueError(f"no gpumem report under {raw}/{name}.gm")
         ncu = ncu_csv.read(csv, metrics.all_names())
-    except ValueError as e:
-        tab.bad.append((name, "inputs", f"{csv}: {e}"))
+    except (OSError, ValueError) as e:
+        tab.bad.append((name, "inputs", str(e)))
         tab.missing += 1
+        return None
+    tab.sources.append(f"- {name}: {rep_path}, {csv}")
+    return gm_totals.kernel_totals(doc), ncu
+
+
+def kernel(tab, kname, g, k, hands):
+    if k["launches"] != g["launches"]:
+        tab.row(kname, "launches", g["launches"], k["launches"], "DIFF", "launch sets differ")
+        tab.differ += 1
+        tab.bad.append((kname, "launches", "gpumem and ncu saw different launch counts"))
+    required(tab, kname, g, k)
+    branches(tab, kname, g, k, hands)
+    diagnostics(tab, kname, g, k)
+
+
+def program(tab, raw, name, args):
+    got = load(tab, raw, name)
+    if got is None:
         return
+    gm, ncu = got
     dem = demangle(list(gm) + list(ncu))
     nb = {base(n, dem): v for n, v in ncu.items()}
+    gb = {base(n, dem): v for n, v in gm.items()}
     per_launch = hand.per_launch(name, args)
-    seen = {base(n, dem) for n in gm}
-    for kname in sorted(set(nb) - seen):
-        tab.bad.append((kname, "kernel", f"profiled by ncu ({nb[kname]['launches']} launches), "
-                        "absent from gpumem's report"))
+    for kname in sorted(set(nb) ^ set(gb)):
+        where = "gpumem's report" if kname in nb else "ncu's output"
+        tab.bad.append((kname, "kernel", f"absent from {where}"))
         tab.missing += 1
     sass_lines(tab, raw, name)
-    for gname in sorted(gm, key=lambda n: base(n, dem)):
-        kname, g = base(gname, dem), gm[gname]
-        k = nb.get(kname)
-        if k is None:
-            tab.bad.append((kname, "kernel", "not in ncu's output"))
-            tab.missing += 1
-            continue
-        if k["launches"] != g["launches"]:
-            tab.row(kname, "launches", g["launches"], k["launches"], "DIFF", "launch sets differ")
-            tab.bad.append((kname, "launches", "gpumem and ncu saw different launch counts"))
-        hands = [(h * g["launches"], lab) for h, lab in per_launch.get(kname, [])] or None
-        required(tab, kname, g, k)
-        branches(tab, kname, g, k, hands)
-        diagnostics(tab, kname, g, k)
+    for kname in sorted(set(nb) & set(gb)):
+        hands = [(h * gb[kname]["launches"], lab) for h, lab in per_launch.get(kname, [])] or None
+        kernel(tab, kname, gb[kname], nb[kname], hands)
 
 
 def sass_lines(tab, raw, name):
@@ -158,6 +164,8 @@ def write(tab, out_md):
     if tab.bad:
         tail.append("## Disagreements")
         tail += [f"- {k}: {what}: {why}" for k, what, why in tab.bad]
+    if tab.sources:
+        tail += ["", "## Inputs (report, ncu CSV)"] + tab.sources
     if tab.sass:
         tail += ["", "## Native SASS per kernel (static counts, cuobjdump -sass of NAME.off)"] + tab.sass
     text = "\n".join(head + tab.lines + tail) + "\n"

@@ -80,7 +80,19 @@ def table():
     check("SASS census", "- vadd4: LDG.E.128.CONSTANT x2, STG.E.128 x1; BRA x1" in text, True)
 
 
+def bad_inputs():
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "programs"), "w").write("nosuch 1 2\n")
+        r = subprocess.run([sys.executable, os.path.join(here, "compare.py"), d, os.path.join(d, "o.md")],
+                           capture_output=True, text=True)
+        check("missing inputs: exit 1, no traceback", (r.returncode, "Traceback" in r.stderr), (1, False))
+        check("missing inputs: named", "nosuch: inputs: no gpumem report" in r.stdout, True)
+        r = subprocess.run([sys.executable, os.path.join(here, "compare.py")], capture_output=True, text=True)
+        check("usage: exit 2", r.returncode, 2)
+
+
 real_csv()
+bad_inputs()
 units()
 hand_counts()
 fabricated()
