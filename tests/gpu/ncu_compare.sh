@@ -18,7 +18,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dev=${GM_DEVBUILD:-$root/.devbuild}
 cuda=${CUDA_PATH:-/usr/local/cuda}
-ncu=${NCU:-ncu}
+ncu=${NCU:-$(command -v ncu 2>/dev/null || echo "$cuda/bin/ncu")}
 out=${OUT:-/tmp/gm-ncu-compare}
 raw=$out/ncu_compare
 
@@ -80,7 +80,7 @@ one() { # NAME ARGS...
 }
 
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU"; exit 0; fi
-command -v "$ncu" >/dev/null 2>&1 || { echo "FAIL: ncu not found (set NCU)"; exit 1; }
+[ -x "$ncu" ] || command -v "$ncu" >/dev/null 2>&1 || { echo "FAIL: ncu not found (set NCU)"; exit 1; }
 [ -d "$dev/bin" ] || { echo "FAIL: no $dev/bin (tests/gpu/build.sh, carry .devbuild)"; exit 1; }
 export LD_LIBRARY_PATH="$dev/lib:$cuda/lib64:$cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 rm -rf "$raw"
