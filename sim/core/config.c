@@ -16,7 +16,7 @@ static const struct gm_sim_config h100 = {
     .l1_ways = 4, .l1_repl = GM_REPL_PLRU, .l1_write = GM_WPOL_ALLOCATE,
     .l1_fetch = GM_FETCH_SECTOR,
     .l2_bytes = 50ull << 20, .l2_ways = 20, .l2_partitions = 2,
-    .l2_repl = GM_REPL_LRU, .l2_hash = GM_HASH_XOR, .threads = 1, .window = 1u << 16,
+    .l2_repl = GM_REPL_LRU, .l2_hash = GM_HASH_XOR, .l2_fill = 64, .threads = 1, .window = 1u << 16,
 };
 
 static const struct gm_sim_config rtx2080ti = {
@@ -107,6 +107,7 @@ const char *gm_sim_config_set(struct gm_sim_config *c, const char *key, const ch
     if (!strcmp(k, "l2_partitions")) return set_u32(&c->l2_partitions, v);
     if (!strcmp(k, "l2_repl")) return set_enum(&c->l2_repl, repl_words, v);
     if (!strcmp(k, "l2_hash")) return set_enum(&c->l2_hash, hash_words, v);
+    if (!strcmp(k, "l2_fill")) return set_u32(&c->l2_fill, v);
     if (!strcmp(k, "threads")) return set_u32(&c->threads, v);
     if (!strcmp(k, "window")) return set_u32(&c->window, v);
     return "unknown parameter";
@@ -155,6 +156,8 @@ const char *gm_sim_config_check(const struct gm_sim_config *c, uint32_t carveout
     uint64_t l2sets = c->l2_bytes / GM_LINE_BYTES / c->l2_ways;
     if (c->l2_partitions < 1 || c->l2_partitions > 64 || l2sets % c->l2_partitions)
         return "l2_partitions must be 1..64 and divide the number of L2 sets";
+    if (c->l2_fill && c->l2_fill != 32 && c->l2_fill != 64 && c->l2_fill != 128)
+        return "l2_fill must be 32, 64 or 128 (bytes an L2 read miss fetches)";
     if (c->threads < 1 || c->threads > 256) return "threads must be 1..256";
     if (c->window < 1024) return "window must be at least 1024 records";
     return NULL;

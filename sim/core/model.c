@@ -75,9 +75,20 @@ GM_INLINE uint32_t full_mask(const struct gm_line *e)
            (uint32_t)(e->valid[2] == GM_FULL) << 2 | (uint32_t)(e->valid[3] == GM_FULL) << 3;
 }
 
+/* Sectors a read miss on the sectors in m fetches from DRAM: each missing
+ * sector's aligned group of l2_fill bytes (1, 2 or 4 sectors). */
+GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
+{
+    if (fill_bytes == 64) return m | (m & 0x5u) << 1 | (m & 0xau) >> 1;
+    if (fill_bytes == 128) return m ? 0xfu : 0u;
+    return m;
+}
+
 /* One L2 line access: the sectors in mask (bytes NULL = full). Sectors of
- * one line do not affect each other's outcome, except that the first one
- * inserts a missing line (so later ones are write hits): counted per line. */
+ * one line do not affect each other's outcome: hits are decided on the
+ * line's state before the access, then a read miss fills its l2_fill group
+ * (so a sector of the group requested later hits). Writes always hit:
+ * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
 GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t set, uint32_t alloc,
                          uint32_t site, uint32_t smid, uint32_t mask, uint32_t op, const uint32_t *bytes)
 {
@@ -96,14 +107,16 @@ GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, u
     }
     uint32_t full = full_mask(e) & mask, h = (uint32_t)__builtin_popcount(full);
     if (op == GM_OP_WRITE) {
-        A->l2_wr += n; S->l2_wr += n; A->l2_wr_hit += n - absent; S->l2_wr_hit += n - absent;
+        A->l2_wr += n; S->l2_wr += n; A->l2_wr_hit += n; S->l2_wr_hit += n;
     } else {
         if (op == GM_OP_READ) { A->l2_rd += n; S->l2_rd += n; A->l2_rd_hit += h; S->l2_rd_hit += h; }
         else { A->l2_atom += n; S->l2_atom += n; A->l2_atom_hit += h; S->l2_atom_hit += h; }
-        A->dram_rd += n - h;
-        S->dram_rd += n - h;
+        uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~full_mask(e);
+        uint32_t f = (uint32_t)__builtin_popcount(fetch);
+        A->dram_rd += f;
+        S->dram_rd += f;
         for (uint32_t sec = 0; sec < 4; sec++)
-            if (mask >> sec & 1) e->valid[sec] = GM_FULL;
+            if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
     }
     if (op != GM_OP_READ) {
         for (uint32_t sec = 0; sec < 4; sec++)
@@ -168,7 +181,8 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(x->smask), h = e ? n : 0;
+    uint32_t n = (uint32_t)__builtin_popcount(x->smask);
+    uint32_t h = e ? (uint32_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     A->l1_st += n; S->l1_st += n; A->l1_st_hit += h; S->l1_st_hit += h;
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, &victim);

@@ -155,22 +155,38 @@ void gm_ref_begin(struct gm_ref *r, uint32_t carveout)
 /* Adds one counter to both the allocation and the launch total. */
 #define BUMP(r, a, field, n) do { (r)->acounts[a].field += (n); (r)->total.field += (n); } while (0)
 
-static void l2(struct gm_ref *r, uint64_t line, int sec, uint32_t bytes, int op, uint32_t a, uint32_t sm)
+/* One L2 access to the touched sectors of a line (bytes per sector), op 0
+ * read, 1 write, 2 atomic. Hits are decided on the line's state before the
+ * access; writes always hit; a read or atomic that misses a sector fetches
+ * that sector's aligned l2_fill group (sectors not yet fully valid). */
+static void l2(struct gm_ref *r, uint64_t line, const int *touched, const uint32_t *bytes, int op, uint32_t a,
+               uint32_t sm)
 {
+    if (!(touched[0] | touched[1] | touched[2] | touched[3])) return;
     struct way *w = find(r, &r->l2, line), old;
-    int full = w && w->valid[sec] == 0xffffffffu;
-    if (op == 0) { BUMP(r, a, l2_rd, 1); BUMP(r, a, l2_rd_hit, full); }
-    if (op == 1) { BUMP(r, a, l2_wr, 1); BUMP(r, a, l2_wr_hit, w != NULL); }
-    if (op == 2) { BUMP(r, a, l2_atom, 1); BUMP(r, a, l2_atom_hit, full); }
+    int full[4], need[4] = {0, 0, 0, 0};
+    int group = r->cfg.l2_fill > 32 ? (int)(r->cfg.l2_fill / 32) : 1;
     uint32_t p = r->cfg.l2_partitions;
-    if (p > 1 && set_of(&r->l2, line) / (r->l2.sets / p) != sm % p) BUMP(r, a, l2_far, 1);
+    for (int s = 0; s < 4; s++) {
+        full[s] = w && w->valid[s] == 0xffffffffu;
+        if (!touched[s]) continue;
+        if (op == 0) { BUMP(r, a, l2_rd, 1); BUMP(r, a, l2_rd_hit, full[s]); }
+        if (op == 1) { BUMP(r, a, l2_wr, 1); BUMP(r, a, l2_wr_hit, 1); }
+        if (op == 2) { BUMP(r, a, l2_atom, 1); BUMP(r, a, l2_atom_hit, full[s]); }
+        if (p > 1 && set_of(&r->l2, line) / (r->l2.sets / p) != sm % p) BUMP(r, a, l2_far, 1);
+        if (op != 1 && !full[s])
+            for (int g = s - s % group; g < s - s % group + group; g++) need[g] = 1;
+    }
     if (!w) {
         w = insert(r, &r->l2, line, &old);
         for (int s = 0; s < 4; s++)
             if (old.valid_line && (old.dirty >> s & 1)) BUMP(r, old.owner, dram_wr, 1);
     }
-    if (op != 1 && !full) { BUMP(r, a, dram_rd, 1); w->valid[sec] = 0xffffffffu; }
-    if (op != 0) { w->valid[sec] |= bytes; w->dirty |= 1u << sec; w->owner = a; }
+    for (int s = 0; s < 4; s++)
+        if (need[s] && w->valid[s] != 0xffffffffu) { BUMP(r, a, dram_rd, 1); w->valid[s] = 0xffffffffu; }
+    if (op != 0)
+        for (int s = 0; s < 4; s++)
+            if (touched[s]) { w->valid[s] |= bytes[s]; w->dirty |= 1u << s; w->owner = a; }
 }
 
 static void line_access(struct gm_ref *r, struct cache *c1, struct lent *e, int kind, uint32_t a, uint32_t sm)
@@ -179,17 +195,17 @@ static void line_access(struct gm_ref *r, struct cache *c1, struct lent *e, int 
     BUMP(r, a, sectors, n);
     struct way old;
     if (kind & GM_TRACE_ATOMIC) {
-        for (int s = 0; s < 4; s++) if (e->touched[s]) l2(r, e->line, s, e->bytes[s], 2, a, sm);
+        l2(r, e->line, e->touched, e->bytes, 2, a, sm);
         return;
     }
     struct way *w = find(r, c1, e->line);
     if (kind & GM_TRACE_STORE) {
         BUMP(r, a, l1_st, n);
-        BUMP(r, a, l1_st_hit, w ? n : 0);
+        for (int s = 0; s < 4; s++) BUMP(r, a, l1_st_hit, w && e->touched[s] && w->valid[s] == 0xffffffffu);
         if (!w && r->cfg.l1_write == GM_WPOL_ALLOCATE) w = insert(r, c1, e->line, &old);
         if (w && r->cfg.l1_write == GM_WPOL_INVALIDATE) w->valid_line = 0, memset(w->valid, 0, sizeof w->valid);
         else if (w) for (int s = 0; s < 4; s++) w->valid[s] |= e->bytes[s];
-        for (int s = 0; s < 4; s++) if (e->touched[s]) l2(r, e->line, s, e->bytes[s], 1, a, sm);
+        l2(r, e->line, e->touched, e->bytes, 1, a, sm);
         return;
     }
     int absent = w == NULL;
@@ -201,8 +217,10 @@ static void line_access(struct gm_ref *r, struct cache *c1, struct lent *e, int 
         BUMP(r, a, l1_ld_hit, hit);
         fetch[s] = (e->touched[s] && !hit) || (absent && r->cfg.l1_fetch == GM_FETCH_LINE);
     }
+    const uint32_t all[4] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
     for (int s = 0; s < 4; s++)
-        if (fetch[s]) { w->valid[s] = 0xffffffffu; l2(r, e->line, s, 0xffffffffu, 0, a, sm); }
+        if (fetch[s]) w->valid[s] = 0xffffffffu;
+    l2(r, e->line, fetch, all, 0, a, sm);
 }
 
 static uint64_t phys(const struct gm_access *x, int lane, uint64_t addr, int local)

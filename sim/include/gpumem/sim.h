@@ -38,6 +38,8 @@ struct gm_sim_config {
     uint32_t l2_partitions;      /* partitions; SM s is near partition s % partitions */
     enum gm_repl l2_repl;
     enum gm_hash l2_hash;
+    uint32_t l2_fill;            /* bytes an L2 read miss fetches from DRAM, aligned:
+                                    32, 64 or 128 (0 = 32) */
     uint32_t threads;            /* worker threads (1 = serial path) */
     uint32_t window;             /* records per parallel window */
 };
@@ -62,9 +64,10 @@ struct gm_counts {
     uint64_t sectors;            /* unique sectors requested by the coalescer */
     uint64_t ideal_sectors;      /* ceil(active lanes * width / 32) per request */
     uint64_t l1_ld, l1_ld_hit;   /* L1 sector lookups by loads, hits */
-    uint64_t l1_st, l1_st_hit;   /* stores: lookups, line present */
+    uint64_t l1_st, l1_st_hit;   /* stores: lookups, sector fully valid before */
     uint64_t l2_rd, l2_rd_hit;   /* L2 sector reads (L1 misses), hits */
-    uint64_t l2_wr, l2_wr_hit;   /* L2 sector writes (write-through), hits */
+    uint64_t l2_wr, l2_wr_hit;   /* L2 sector writes (write-through); every write
+                                    hits (allocated without a fetch), as ncu counts */
     uint64_t l2_atom, l2_atom_hit; /* atomics (bypass L1) */
     uint64_t l2_far;             /* L2 sector accesses to a far partition */
     uint64_t dram_rd, dram_wr;   /* DRAM sectors read / written (evictions) */
