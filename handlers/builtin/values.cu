@@ -6,7 +6,9 @@
 // ever 0). Device code; depends only on the handler SDK.
 #include <gpumem/handler.h>
 
-GM_COUNTERS_NAMED(values, 4, "warps,uniform,ones,zeros");
+/* ones and zeros are bit masks: "|or" makes the runtime and the reports
+ * combine them across SM replicas and launches by OR (abi.h). */
+GM_COUNTERS_NAMED(values, 4, "warps,uniform,ones|or,zeros|or");
 enum { VA_WARPS, VA_UNIFORM, VA_ONES, VA_ZEROS };
 
 /* Bits of the value the access defines (the first 8 bytes when wider). */

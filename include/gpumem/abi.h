@@ -121,6 +121,13 @@ enum gm_space {
 #define GM_COUNTERS_PREFIX  "gm_counters__" /* gm_counters__NAME: uint64_t * */
 #define GM_NSLOTS_PREFIX    "gm_nslots__"   /* gm_nslots__NAME: const uint32_t slots per site */
 #define GM_SLOTNAMES_PREFIX "gm_slotnames__" /* gm_slotnames__NAME: const char[], "a,b,c" */
+/* How counters combine. The runtime folds the per-SM replicas of a counter
+ * into one value, and a kernel's launches into one total: by addition,
+ * except for slots whose name in gm_slotnames__NAME ends in GM_SLOT_OR_SUFFIX
+ * ("ones|or"): those hold bit masks and are combined with bitwise OR.
+ * Reports show such a slot without the suffix ("ones") and record the rule
+ * (docs/report-schema.md). */
+#define GM_SLOT_OR_SUFFIX   "|or"
 #define GM_NSLOTS_MASK      0x00ffffffu     /* slots; the high bits are flags: */
 #define GM_NSLOTS_SINGLE    0x80000000u     /* one replica only (large per-site arrays) */
 

@@ -38,8 +38,6 @@ static uint32_t gran_shift(void)
     return (uint32_t)s;
 }
 
-#define GM_CHUNK_SHIFT 12u
-
 static struct adev *adev_get(const struct gm_alloc *a, CUcontext ctx)
 {
     struct adev k = {.key = {a->id, ctx}}, *d;
@@ -160,6 +158,7 @@ static struct gm_astat *astat_get(uint64_t id, uint64_t size)
     s->id = id;
     s->gran = 1u << gran_shift();
     s->units = GM_ALLOC_GRANULES(size, gran_shift());
+    s->chunk = 1u << GM_CHUNK_SHIFT;
     s->nchunks = GM_ALLOC_NCHUNKS(size, GM_CHUNK_SHIFT);
     s->bitmap = calloc((s->units + 63) / 64 + 1, 8);
     s->chunk_acc = calloc(s->nchunks + 1, 8);

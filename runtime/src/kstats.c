@@ -19,8 +19,9 @@ struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab)
     if (k) return k;
     uint32_t n = tab->hdr->nglobals;
     if (!(k = calloc(1, sizeof *k)) || !(k->key = strdup(key)) ||
-        !(k->set_g = calloc(n + 1, sizeof *k->set_g)) || !(k->sums = calloc(n + 1, sizeof *k->sums))) {
-        if (k) free(k->key), free(k->set_g);
+        !(k->set_g = calloc(n + 1, sizeof *k->set_g)) || !(k->sums = calloc(n + 1, sizeof *k->sums)) ||
+        !(k->or_slots = calloc(n + 1, sizeof *k->or_slots))) {
+        if (k) free(k->key), free(k->set_g), free(k->sums);
         free(k);
         return NULL;
     }
@@ -31,21 +32,30 @@ struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab)
     return k;
 }
 
-static uint64_t *set_sums(struct gm_kstat *k, const struct gm_sitetab_global *g)
+/* Index of g's totals in k, created on first use; -1 if out of memory. */
+static int set_index(struct gm_kstat *k, const struct gm_sitetab_global *g)
 {
     for (uint32_t i = 0; i < k->nsets; i++)
-        if (k->set_g[i] == g) return k->sums[i];
-    if (k->nsets >= k->tab->hdr->nglobals) return NULL;
-    uint64_t *v = calloc((size_t)k->tab->hdr->nsites * g->slots + 1, sizeof *v);
-    if (!v) return NULL;
+        if (k->set_g[i] == g) return (int)i;
+    if (k->nsets >= k->tab->hdr->nglobals) return -1;
+    int err = 0;
+    uint8_t *ors = gm_slot_or_flags(gm_sitetab_str(k->tab, g->slotnames_str), g->slots, &err);
+    uint64_t *v = err ? NULL : calloc((size_t)k->tab->hdr->nsites * g->slots + 1, sizeof *v);
+    if (!v) {
+        free(ors);
+        return -1;
+    }
     k->set_g[k->nsets] = g;
-    k->sums[k->nsets++] = v;
-    return v;
+    k->or_slots[k->nsets] = ors;
+    k->sums[k->nsets] = v;
+    return (int)k->nsets++;
 }
 
+/* Replicas and launches fold alike: sums, ORs for the "|or" slots. */
 void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g, const uint64_t *host,
                   uint32_t replicas)
 {
-    uint64_t *v = set_sums(k, g);
-    if (v) gm_counters_fold(v, host, replicas, k->tab->hdr->nsites, g->slots);
+    int i = set_index(k, g);
+    if (i >= 0)
+        gm_counters_fold(k->sums[i], host, replicas, k->tab->hdr->nsites, g->slots, k->or_slots[i]);
 }

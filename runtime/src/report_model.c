@@ -108,8 +108,8 @@ static void fill_kernels(struct gm_report *r)
         struct gm_report_kernel *rk = gm_report_get_kernel(r, k->tab->modid, k->name);
         if (rk) rk->gpu_ns = k->gpu_ns;
         for (uint32_t j = 0; rk && j < k->nsets; j++)
-            gm_report_add_kernel_counters(rk, set_name(k->tab, k->set_g[j]), k->tab->hdr->nsites,
-                                          k->set_g[j]->slots, k->sums[j]);
+            gm_report_fold_kernel_counters(r, rk, set_name(k->tab, k->set_g[j]), k->tab->hdr->nsites,
+                                           k->set_g[j]->slots, k->sums[j]);
     }
 }
 
@@ -180,6 +180,7 @@ static void fill_access(struct gm_report_alloc *ra, const struct gm_astat *st)
     ra->reads = st->reads;
     ra->writes = st->writes;
     ra->sectors = st->rsec + st->wsec;
+    ra->hist_chunk = st->chunk;
     for (uint64_t c = 0; c < st->nchunks; c++) ra->hist[hist_bucket(st->chunk_acc[c])]++;
     for (size_t i = 0; i < st->nl; i++) {
         struct gm_report_alloc_launch *l = gm_report_alloc_add_launch(ra, st->l[i].seq, st->l[i].bitmap);

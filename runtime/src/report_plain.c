@@ -36,7 +36,7 @@ static void slot_name(const struct gm_rt_sitetab *t, const struct gm_sitetab_glo
         s = strchr(s, ',');
         if (s) s++;
     }
-    size_t n = s ? strcspn(s, ",") : 0;
+    size_t n = s ? gm_slot_name_len(s) : 0; /* without an "|or" suffix */
     if (n) snprintf(buf, len, "%.*s", (int)n, s);
     else snprintf(buf, len, "s%u", k);
 }

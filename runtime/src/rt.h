@@ -184,9 +184,11 @@ struct gm_astat_launch {
     uint64_t seq, reads, writes, rsec, wsec, touched;
     uint64_t *bitmap;       /* this launch's bitmap (64-bit words), or NULL if large */
 };
+#define GM_CHUNK_SHIFT 12u  /* access histogram chunks of 4 KiB */
 struct gm_astat {            /* what the handler measured for one allocation */
     uint64_t id, units, nchunks;
     uint32_t gran;          /* bytes per bitmap unit */
+    uint32_t chunk;         /* bytes per histogram chunk (1 << GM_CHUNK_SHIFT) */
     uint64_t reads, writes, rsec, wsec; /* thread accesses; unique sectors per warp access */
     uint64_t *bitmap;       /* union over launches */
     uint64_t *chunk_acc;    /* accesses per 4 KiB chunk */
@@ -209,6 +211,7 @@ struct gm_kstat {
     uint32_t nsets;
     const struct gm_sitetab_global **set_g;
     uint64_t **sums;        /* per set: nsites * slots */
+    uint8_t **or_slots;     /* per set: OR-folded slots (gm_slot_or_flags), or NULL */
     UT_hash_handle hh;
 };
 GM_HIDDEN struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab);

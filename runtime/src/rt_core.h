@@ -142,9 +142,16 @@ const char *gm_tl_dir_name(int dir);
 
 /* ---- counters (counters.c) ------------------------------------------- */
 
-/* dst[site*slots+slot] += sum over replicas of src[(r*nsites+site)*slots+slot] */
+/* dst[site*slots+slot] += sum over replicas of src[(r*nsites+site)*slots+slot],
+ * or |= their OR for slots with or_slot[slot] set (or_slot NULL: all summed). */
 void gm_counters_fold(uint64_t *dst, const uint64_t *src, uint32_t replicas,
-                      uint32_t nsites, uint32_t slots);
+                      uint32_t nsites, uint32_t slots, const uint8_t *or_slot);
+/* Per-slot OR flags from slot names "a,b|or,c" (abi.h GM_SLOT_OR_SUFFIX):
+ * malloc'd array of slots bytes, NULL when no slot is an OR slot. Sets
+ * *err on out of memory. */
+uint8_t *gm_slot_or_flags(const char *names, uint32_t slots, int *err);
+/* Length of slot name s (up to ',' or the end) without GM_SLOT_OR_SUFFIX. */
+size_t gm_slot_name_len(const char *s);
 /* Smallest power of two >= n (n >= 1), capped at 1<<16. */
 uint32_t gm_replicas_for(uint32_t sm_count);
 

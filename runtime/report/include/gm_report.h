@@ -79,6 +79,9 @@ struct gm_report_counter_set {
     uint32_t nslots;        /* per site */
     uint32_t flags;         /* GM_GLOBAL_* of the site table */
     char **slot_names;      /* nslots entries; a missing name is "" */
+    uint8_t *or_slot;       /* nslots entries: 1 = a bit mask, combined across
+                             * replicas and launches by OR (a slot named
+                             * "x|or" in the site table, abi.h), 0 = summed */
 };
 
 struct gm_report_module {
@@ -254,7 +257,9 @@ struct gm_report_module *gm_report_add_module(struct gm_report *r, uint64_t modi
 int gm_report_set_site(struct gm_report_module *m, uint32_t site, uint8_t event,
                        uint8_t space, uint8_t when, uint32_t info, const char *func,
                        const char *file, uint32_t line, uint32_t column);
-/* slot_names: comma-separated as in gm_slotnames__NAME ("" or NULL: unnamed). */
+/* slot_names: comma-separated as in gm_slotnames__NAME ("" or NULL: unnamed);
+ * a name ending in GM_SLOT_OR_SUFFIX ("|or") marks an OR slot and is
+ * stored without the suffix. */
 struct gm_report_counter_set *gm_report_add_counter_set(struct gm_report_module *m,
                                                         const char *name, uint32_t nslots,
                                                         uint32_t flags,
@@ -276,15 +281,15 @@ struct gm_report_kernel *gm_report_find_kernel(const struct gm_report *r, uint64
 int gm_report_add_kernel_counters(struct gm_report_kernel *k, const char *set,
                                   uint32_t nsites, uint32_t nslots, const uint64_t *v);
 /* Like gm_report_add_kernel_counters, but combines each slot as the
- * module's counter set `set` says: slots that hold bit masks (the values
- * analysis' "ones" and "zeros": OR of values, OR of complemented values)
- * are OR-ed, every other slot is added. Use this one for launch totals.
- * Falls back to adding when the module or set is unknown. */
+ * module's counter set `set` says (its or_slot flags, from the "|or" slot
+ * names of the contract in abi.h): bit-mask slots are OR-ed, every other
+ * slot is added. Use this one for launch totals. Falls back to adding when
+ * the module or set is unknown. */
 int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel *k,
                                    const char *set, uint32_t nsites, uint32_t nslots,
                                    const uint64_t *v);
-/* 1 if slot `slot` of counter set `set` holds a bit mask (combined by OR). */
-int gm_report_slot_is_mask(const char *set, const char *slot);
+/* 1 if slot `slot` of the counter set holds a bit mask (combined by OR). */
+int gm_report_slot_is_or(const struct gm_report_counter_set *s, uint32_t slot);
 /* Adds one site's n counters. */
 int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *set,
                                        uint32_t nsites, uint32_t nslots, uint32_t site,

@@ -149,6 +149,28 @@ static char *join_names(struct gm_jctx *c, const cJSON *arr, const char *p)
     return s;
 }
 
+/* Optional "fold": ["sum" | "or", ...], one per slot (absent: all summed). */
+static void fold_rules(struct gm_jctx *c, const cJSON *el, const char *p,
+                       struct gm_report_counter_set *s)
+{
+    const cJSON *fold = gm_jget(c, el, p, "fold", cJSON_Array, 0);
+    if (!fold || c->failed)
+        return;
+    if ((uint64_t)cJSON_GetArraySize(fold) != s->nslots) {
+        gm_jfail(c, p, "fold has not nslots entries");
+        return;
+    }
+    uint32_t i = 0;
+    for (const cJSON *e = fold->child; e; e = e->next, i++) {
+        int is_or = cJSON_IsString(e) && strcmp(e->valuestring, "or") == 0;
+        if (!is_or && !(cJSON_IsString(e) && strcmp(e->valuestring, "sum") == 0)) {
+            gm_jfail(c, p, "fold: expected \"sum\" or \"or\"");
+            return;
+        }
+        s->or_slot[i] = (uint8_t)is_or;
+    }
+}
+
 static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
                          struct gm_report_module *m)
 {
@@ -165,10 +187,13 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
         if (!c->failed && (uint64_t)cJSON_GetArraySize(slots) != n)
             gm_jfail(c, p, "slots has not nslots names");
         char *names = c->failed ? NULL : join_names(c, slots, p);
-        if (!c->failed && !gm_report_add_counter_set(m, name, (uint32_t)n,
-                                                     (uint32_t)gm_jget_u64(c, el, p, "flags", 0, 0),
-                                                     names))
+        struct gm_report_counter_set *s = NULL;
+        if (!c->failed && !(s = gm_report_add_counter_set(m, name, (uint32_t)n,
+                                                          (uint32_t)gm_jget_u64(c, el, p, "flags", 0, 0),
+                                                          names)))
             OOM(c, p);
+        if (s)
+            fold_rules(c, el, p, s);
         free(name);
         free(names);
     }

@@ -85,6 +85,10 @@ static cJSON *counter_set(const struct gm_report_counter_set *s)
     for (uint32_t i = 0; i < s->nslots; i++)
         cJSON_AddItemToArray(names, gm_json_str(s->slot_names[i]));
     ADD(o, "slots", names);
+    cJSON *fold = cJSON_CreateArray();
+    for (uint32_t i = 0; i < s->nslots; i++)
+        cJSON_AddItemToArray(fold, gm_json_str(gm_report_slot_is_or(s, i) ? "or" : "sum"));
+    ADD(o, "fold", fold);
     return o;
 }
 

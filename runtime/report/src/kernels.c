@@ -90,10 +90,9 @@ int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *s
     return 0;
 }
 
-int gm_report_slot_is_mask(const char *set, const char *slot)
+int gm_report_slot_is_or(const struct gm_report_counter_set *s, uint32_t slot)
 {
-    return set && slot && strcmp(set, "values") == 0 &&
-           (strcmp(slot, "ones") == 0 || strcmp(slot, "zeros") == 0);
+    return s && s->or_slot && slot < s->nslots && s->or_slot[slot];
 }
 
 int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel *k,
@@ -106,7 +105,7 @@ int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel 
     if (!c)
         return -1;
     for (uint32_t s = 0; s < nslots; s++) {
-        int mask = def && s < def->nslots && gm_report_slot_is_mask(set, def->slot_names[s]);
+        int mask = gm_report_slot_is_or(def, s);
         for (uint32_t i = 0; i < nsites; i++) {
             size_t x = (size_t)i * nslots + s;
             c->v[x] = mask ? (c->v[x] | v[x]) : c->v[x] + v[x];

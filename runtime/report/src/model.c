@@ -144,6 +144,7 @@ static void module_free(struct gm_report_module *m)
         for (uint32_t j = 0; s->slot_names && j < s->nslots; j++)
             free(s->slot_names[j]);
         free(s->slot_names);
+        free(s->or_slot);
         free(s->name);
     }
     free(m->sets);

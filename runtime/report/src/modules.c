@@ -5,6 +5,7 @@
  */
 #include "gm_report.h"
 #include "grow.h"
+#include "gpumem/abi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,16 @@ static char **split_names(const char *list, uint32_t n)
     return v;
 }
 
+/* Removes a trailing GM_SLOT_OR_SUFFIX ("|or", abi.h); 1 if there was one. */
+static uint8_t strip_or_suffix(char *name)
+{
+    size_t n = strlen(name), k = strlen(GM_SLOT_OR_SUFFIX);
+    if (n < k || strcmp(name + n - k, GM_SLOT_OR_SUFFIX) != 0)
+        return 0;
+    name[n - k] = '\0';
+    return 1;
+}
+
 struct gm_report_counter_set *gm_report_add_counter_set(struct gm_report_module *m,
                                                         const char *name, uint32_t nslots,
                                                         uint32_t flags,
@@ -77,12 +88,17 @@ struct gm_report_counter_set *gm_report_add_counter_set(struct gm_report_module 
     if (!s)
         return NULL;
     s->slot_names = split_names(slot_names, nslots);
-    if (!s->slot_names || gm_report_set_str(&s->name, name)) {
+    s->or_slot = calloc(nslots ? nslots : 1, 1);
+    s->name = NULL;
+    if (!s->slot_names || !s->or_slot || gm_report_set_str(&s->name, name)) {
         for (uint32_t j = 0; s->slot_names && j < nslots; j++)
             free(s->slot_names[j]);
         free(s->slot_names);
+        free(s->or_slot);
         return NULL;
     }
+    for (uint32_t j = 0; j < nslots; j++)
+        s->or_slot[j] = strip_or_suffix(s->slot_names[j]);
     s->nslots = nslots;
     s->flags = flags;
     m->nsets++;

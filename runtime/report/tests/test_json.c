@@ -42,6 +42,7 @@ static struct gm_report *sample(void)
     gm_report_set_site(m, 0, 1, 1, 1, 0x01010004, "_Z1kPf", "k.cu", 7, 3);
     gm_report_set_site(m, 2, 2, 0, 1, 2, "_Z1kPf", "k.cu", 9, 5);
     gm_report_add_counter_set(m, "coalescing", 3, 0, "warps,sectors,ideal_sectors");
+    gm_report_add_counter_set(m, "values", 2, 0, "warps,ones|or");
     struct gm_report_kernel *k = gm_report_get_kernel(r, m->modid, "_Z1kPf");
     uint64_t big[3] = {(1ull << 60) + 1, 9007199254740993ull, 5};  /* above 2^53 */
     gm_report_add_kernel_site_counters(k, "coalescing", 3, 3, 2, big, 3);
@@ -107,6 +108,9 @@ static void test_round_trip(void)
     CHECK_STR(r2->program.argv[2], "\"quoted\"");
     CHECK_EQ(r2->modules[0].sets[0].nslots, 3);
     CHECK_STR(r2->modules[0].sets[0].slot_names[2], "ideal_sectors");
+    CHECK_STR(r2->modules[0].sets[1].slot_names[1], "ones");   /* "|or" kept as the fold rule */
+    CHECK(gm_report_slot_is_or(&r2->modules[0].sets[1], 1) && !gm_report_slot_is_or(&r2->modules[0].sets[1], 0));
+    CHECK(!gm_report_slot_is_or(&r2->modules[0].sets[0], 1));
     free(j1);
     free(j2);
     gm_report_free(r);

@@ -53,6 +53,38 @@ static void test_kernel_counters(void)
     gm_report_free(r);
 }
 
+/* "|or" slots (abi.h): stored without the suffix, folded by OR across
+ * launches; other slots are summed. */
+static void test_or_fold(void)
+{
+    struct gm_report *r = gm_report_new();
+    struct gm_report_module *m = gm_report_add_module(r, 3, "v.cu", 1);
+    struct gm_report_counter_set *s =
+        gm_report_add_counter_set(m, "values", 4, 0, "warps,uniform,ones|or,zeros|or");
+    CHECK(s != NULL);
+    CHECK_STR(s->slot_names[2], "ones");
+    CHECK_STR(s->slot_names[3], "zeros");
+    CHECK(!gm_report_slot_is_or(s, 0) && !gm_report_slot_is_or(s, 1));
+    CHECK(gm_report_slot_is_or(s, 2) && gm_report_slot_is_or(s, 3) && !gm_report_slot_is_or(s, 4));
+    CHECK_EQ(gm_report_slot_index(s, "ones"), 2);
+    struct gm_report_kernel *k = gm_report_get_kernel(r, 3, "k");
+    uint64_t l1[4] = {512, 512, 0x3f800000, 0xc07fffff}, l2[4] = {512, 0, 0x7, 0xfffffff8};
+    CHECK(gm_report_fold_kernel_counters(r, k, "values", 1, 4, l1) == 0);
+    CHECK(gm_report_fold_kernel_counters(r, k, "values", 1, 4, l1) == 0);
+    const struct gm_report_kcounters *c = gm_report_kernel_set(k, "values");
+    CHECK_EQ(c->v[0], 1024);
+    CHECK_EQ(c->v[1], 1024);
+    CHECK_EQ(c->v[2], 0x3f800000);
+    CHECK_EQ(c->v[3], 0xc07fffff);
+    CHECK(gm_report_fold_kernel_counters(r, k, "values", 1, 4, l2) == 0);
+    CHECK_EQ(c->v[2], 0x3f800007);
+    CHECK_EQ(c->v[3], 0xfffffffful);
+    struct gm_report_counter_set *plain = gm_report_add_counter_set(m, "x", 2, 0, "or,a|o");
+    CHECK(plain && !gm_report_slot_is_or(plain, 0) && !gm_report_slot_is_or(plain, 1));
+    CHECK_STR(plain->slot_names[1], "a|o");
+    gm_report_free(r);
+}
+
 /* Two kernels share a source line; a third line is perfectly coalesced. */
 static void test_lines_and_branches(void)
 {
@@ -109,6 +141,7 @@ int main(void)
 {
     test_slots();
     test_kernel_counters();
+    test_or_fold();
     test_lines_and_branches();
     TEST_MAIN_END();
 }

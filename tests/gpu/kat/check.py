@@ -24,8 +24,9 @@ def norm(demangled):
 
 
 def site_values(rep):
-    """(demangled kernel, file basename, line, set, slot) -> value, summed
-    over the kernel's sites on that line (masks OR-ed)."""
+    """(demangled kernel, file basename, line, set, slot) -> value, combined
+    over the kernel's sites on that line as the report's counter set says
+    ("fold": "or" for bit masks, "sum" otherwise)."""
     mods = {m["modid"]: m for m in rep["modules"]}
     dem = demangle([k["name"] for k in rep["kernels"]])
     vals = {}
@@ -33,15 +34,16 @@ def site_values(rep):
         kname = norm(dem.get(k["name"], k["name"]))
         mod = mods[k["modid"]]
         slotnames = {c["name"]: c["slots"] for c in mod["counter_sets"]}
+        folds = {c["name"]: c.get("fold") or ["sum"] * len(c["slots"]) for c in mod["counter_sets"]}
         for c in k["counters"]:
             names = slotnames.get(c["set"], [])
             for s in c["sites"]:
                 site = mod["sites"][s["site"]]
                 where = (kname, os.path.basename(site.get("file") or ""), site.get("line", 0))
-                for slot, v in zip(names, s["v"]):
+                for slot, fold, v in zip(names, folds.get(c["set"], []), s["v"]):
                     key = where + (c["set"], slot)
                     v = num(v)
-                    vals[key] = vals.get(key, 0) | v if slot in ("ones", "zeros") else vals.get(key, 0) + v
+                    vals[key] = vals.get(key, 0) | v if fold == "or" else vals.get(key, 0) + v
     return vals
 
 
