@@ -41,10 +41,11 @@ static void delete_dead(LLVMModuleRef m)
     }
 }
 
-int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
+/* Marks handler code (late: the accumulator functions) always-inline. */
+static void mark_inline(LLVMModuleRef m, int late)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (!is_handler_code(f))
+        if (!is_handler_code(f) || gm_accum_is_late(f) != late)
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
         LLVMSetVisibility(f, LLVMDefaultVisibility);
@@ -52,14 +53,35 @@ int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
         set_enum_attr(f, "optnone", 0);
         set_enum_attr(f, "alwaysinline", 1);
     }
+}
+
+static int run_inliner(LLVMModuleRef m, struct gm_err *e)
+{
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, "always-inline", NULL, o);
     LLVMDisposePassBuilderOptions(o);
-    if (err) {
-        char *msg = LLVMGetErrorMessage(err);
-        gm_fail(e, "inlining handlers failed: %s", msg);
-        LLVMDisposeErrorMessage(msg);
+    if (!err)
+        return 0;
+    char *msg = LLVMGetErrorMessage(err);
+    gm_fail(e, "inlining handlers failed: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return -1;
+}
+
+/* Handlers first; then the accumulators they asked for (accum.c) and the
+ * flush calls that lowering added. */
+int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (is_handler_code(f) && gm_accum_is_late(f))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    mark_inline(m, 0);
+    if (run_inliner(m, e) < 0)
         return -1;
+    if (gm_accum_lower(m)) {
+        mark_inline(m, 1);
+        if (run_inliner(m, e) < 0)
+            return -1;
     }
     delete_dead(m);
     return 0;

@@ -55,6 +55,9 @@ int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, str
 void gm_handlers_free(struct gm_handlers *h);
 int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e);
 void gm_fold_nsites(LLVMModuleRef m);
+/* Register accumulators (accum.c): returns 1 if any was made. */
+int gm_accum_lower(LLVMModuleRef m);
+int gm_accum_is_late(LLVMValueRef f);
 
 /* Which events are instrumented: options and handlers together. */
 struct gm_active { int ev[GM_EV_N]; };

@@ -37,6 +37,8 @@ GM_INL uint32_t co_spans(uint32_t mask, uint64_t a, uint32_t len, uint32_t info)
     uint32_t w = GM_INFO_WIDTH(info);
     if ((info & GM_INFO_MEMINTR) || !w || w > 32 || (w & (w - 1)))
         return co_spans_slow(mask, a, len);
+    uint32_t r = gm_sorted_units(mask, a >> 5);
+    if (r != GM_UNSORTED) return r;
     return gm_unique_count(mask, a >> 5) | gm_unique_count(mask, a >> 7) << 16;
 }
 
@@ -79,6 +81,67 @@ GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint3
     }
 }
 
+/* Register accumulators (sites in loops, see the SDK): acc[0] is the key
+ * of the run of equal warp executions this lane led last, acc[1] their
+ * number. A key packs active threads (6 bits), r's two counts (7 bits
+ * each), the width (6 bits) and the kind; the counters of a run follow
+ * from it. */
+GM_ACCUM(coalescing);
+#define CO_KEY_OK(r) (((r) & 0xffff) < 128 && ((r) >> 16) < 128)
+GM_INL uint32_t co_key(uint32_t n, uint32_t r, uint32_t w, uint32_t kind)
+{
+    return n | (r & 0x7f) << 6 | (r >> 16) << 13 | w << 20 | kind << 26;
+}
+
+/* Field f of a key: 0 threads, 1 sectors or wavefronts, 2 lines or
+ * ideal wavefronts, 3 ideal sectors. */
+GM_INL uint32_t co_key_field(uint32_t key, uint32_t f)
+{
+    uint32_t n = key & 0x3f;
+    return f == 0 ? n : f == 1 ? key >> 6 & 0x7f : f == 2 ? key >> 13 & 0x7f
+                  : (n * (key >> 20 & 0x3f) + 31) / 32;
+}
+
+/* Adds a run of `count` executions of key to this SM's counters (one lane):
+ * job 0 the matrix cell (memory runs), then the slots one at a time. */
+GM_INL void co_flush_run(uint32_t site, uint32_t key, uint32_t count)
+{
+    uint32_t kind = key >> 26, jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
+#pragma unroll 1
+    for (uint32_t j = kind == CO_MEM ? 0 : 1; j <= jobs; j++) {
+        unsigned long long *p;
+        uint32_t v = 1;
+        if (j == 0) {
+            uint32_t s = key >> 6 & 0x7f;
+            p = gm_counters__coalescing_matrix;
+            if (!p) continue;
+            p += site * 1024 + ((key & 0x3f) - 1) * 32 + (s < 32 ? s : 32) - 1;
+        } else {
+            p = gm_counters__coalescing +
+                ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
+            p += co_job_slot(kind, j - 1);
+            if (j > 1) v = co_key_field(key, j - 2);
+        }
+        atomicAdd(p, (unsigned long long)count * v);
+    }
+}
+
+GM_ACCUM_FLUSH(coalescing)
+{
+    if (acc[1] && gm_counters__coalescing) co_flush_run(site, acc[0], acc[1]);
+}
+
+/* The leader extends its run or flushes it and starts another. */
+GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t key)
+{
+    if (acc[0] != key || acc[1] == ~0u) {
+        if (acc[1]) co_flush_run(site, acc[0], acc[1]);
+        acc[0] = key;
+        acc[1] = 0;
+    }
+    acc[1]++;
+}
+
 GM_BEFORE_MEM(coalescing)
 {
     if (!gm_counters__coalescing) return;
@@ -90,12 +153,24 @@ GM_BEFORE_MEM(coalescing)
         : space == GM_SPACE_GLOBAL ? CO_MEM
         : space == GM_SPACE_LOCAL && !(info & GM_INFO_MEMINTR) ? CO_MEM
         : (space == GM_SPACE_SHARED && !(info & GM_INFO_MEMINTR)) ? CO_SHARED : CO_NONE;
-    uint32_t km = __match_any_sync(mask, kind);
+    /* a space known at compile time gives every lane of a load or store
+     * the same kind (constant once inlined) */
+    int same = GM_INFO_SPACE(info) != GM_SPACE_GENERIC && !(info & GM_INFO_MEMINTR);
+    uint32_t km = same ? mask : __match_any_sync(mask, kind);
     uint32_t r = 0;
     if (kind == CO_MEM)
         r = co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
     else if (kind == CO_SHARED)
         r = gm_shared_wavefronts(km, addr, len);
+    /* Loads and stores of a space known at compile time: one kind for the
+     * whole warp and bytes = threads x width, so a key holds everything. */
+    if (same && CO_KEY_OK(r)) {
+        uint32_t *acc = gm_accum__coalescing(site);
+        if (acc) {
+            if (gm_is_leader_of(mask)) co_accumulate(acc, site, co_key(__popc(mask), r, len, kind));
+            return;
+        }
+    }
     uint32_t bytes = __reduce_add_sync(km, len);
     co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0);
 }

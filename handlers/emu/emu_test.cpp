@@ -8,8 +8,11 @@
 #include "gm_emu.h"
 #include <algorithm>
 #include <functional>
+#include <array>
 #include <map>
+#include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +28,19 @@ extern "C" {
 extern const uint32_t __gm_nsites;
 const uint32_t __gm_nsites = NSITES;
 uint32_t __gm_replica_mask = REPLICAS - 1;
+}
+
+/* Register accumulators (GM_ACCUM): off, or per site and lane words that
+ * live across warp executions and are flushed by a full warp at the end,
+ * as the pass arranges for sites in loops. */
+static bool accum_on;
+static std::mutex accum_mu;
+static std::map<std::pair<std::string, uint32_t>, std::array<uint32_t, 32 * GM_ACCUM_WORDS>> accum;
+uint32_t *gm_emu_accum(const char *name, uint32_t site)
+{
+    if (!accum_on) return nullptr;
+    std::lock_guard<std::mutex> g(accum_mu);
+    return &accum[{name, site}][gm_emu::lane * GM_ACCUM_WORDS];
 }
 
 typedef unsigned long long u64;
@@ -108,7 +124,7 @@ static void test_coalescing(void)
         for (int l = 0; l < 32; l++) {
             len[l] = w;
             switch (kind) {
-            case 0: addr[l] = base + (uint64_t)l * stride * w; break;              /* strided */
+            case 0: addr[l] = base + (uint64_t)(t % 3 ? l : l % 16) * stride * w; break; /* strided, tiles */
             case 1: addr[l] = base + (rnd() % 512) * w + (rnd() % 3 == 0 ? (rnd() % 3) << 33 : 0); break;
             case 2:                                                                 /* memcpy */
                 if (t & 1) { addr[l] = base + rnd() % 1000; len[l] = rnd() % 300; }
@@ -150,6 +166,9 @@ static void test_coalescing(void)
             r.slot[CO_IDEAL_WAVES] += ideal;
         }
     }
+    if (accum_on)
+        for (uint32_t s = 0; s < NSITES; s++)
+            warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
     static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
     for (uint32_t s = 0; s < NSITES; s++) {
         for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
@@ -183,6 +202,9 @@ static void test_divergence(void)
         ref[site][DV_NOT_TAKEN] += n - taken;
         ref[site][DV_DIVERGENT] += targets.size() > 1;
     }
+    if (accum_on)
+        for (uint32_t s = 0; s < NSITES; s++)
+            warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__divergence(s, gm_emu_accum("divergence", s)); });
     static const char *names[5] = {"dv.execs", "dv.threads", "dv.taken", "dv.not_taken", "dv.divergent"};
     for (uint32_t s = 0; s < NSITES; s++)
         for (int k = 0; k < 5; k++) check(names[k], s, summed(ctr, 5, s, k), ref[s][k]);
@@ -319,6 +341,12 @@ int main(void)
     });
     test_coalescing();
     test_divergence();
+    accum_on = true;                  /* again, through register accumulators */
+    test_coalescing();
+    test_divergence();
+    if (accum.size() != 2 * NSITES) { failures++; fprintf(stderr, "accumulators not used: %zu\n", accum.size()); }
+    accum.clear();
+    accum_on = false;
     test_values();
     test_allocations();
     test_count_memops();

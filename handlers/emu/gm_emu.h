@@ -73,6 +73,23 @@ template <typename T> static inline T __shfl_sync(uint32_t mask, T x, int src)
     return (T)v[src];
 }
 
+template <typename T> static inline T __shfl_up_sync(uint32_t mask, T x, unsigned d)
+{
+    uint64_t v[32];
+    gm_emu::exchange(mask, (uint64_t)x, v);
+    uint32_t src = gm_emu::lane >= d ? gm_emu::lane - d : gm_emu::lane;
+    if (!(mask >> src & 1)) { fprintf(stderr, "emu: shfl_up from lane %u outside mask %08x\n", src, mask); abort(); }
+    return (T)v[src];
+}
+template <typename T> static inline T __shfl_xor_sync(uint32_t mask, T x, int m)
+{
+    uint64_t v[32];
+    gm_emu::exchange(mask, (uint64_t)x, v);
+    uint32_t src = gm_emu::lane ^ (uint32_t)m;
+    if (!(mask >> src & 1)) { fprintf(stderr, "emu: shfl_xor from lane %u outside mask %08x\n", src, mask); abort(); }
+    return (T)v[src];
+}
+
 template <typename T> static inline T __ldg(const T *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 template <typename T> static inline T __ldcg(const T *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }

@@ -78,6 +78,30 @@ extern "C" __constant__ uint32_t __gm_replica_mask;
  * gm_site_counters_single. */
 #define GM_COUNTERS_SINGLE(name, nslots, names) GM_COUNTERS_(name, nslots, GM_NSLOTS_SINGLE, names)
 
+/* ---- register accumulators (optional; see docs/handlers.md) ----
+ * GM_ACCUM(name) defines gm_accum__name(site): in a kernel, for a site inside
+ * a loop, the pass replaces each call with a pointer to GM_ACCUM_WORDS
+ * uint32_t words, zero at kernel entry, private to the thread and the site,
+ * that SROA keeps in registers; and before every return of the kernel it
+ * calls the handler's GM_ACCUM_FLUSH(name)(site, acc) so the words reach
+ * memory. Anywhere else (sites outside loops, functions that are not
+ * kernels, builds without the pass) the call returns NULL: update memory
+ * directly. Keeps per-event memory updates out of hot loops. (The stub
+ * reads site in its asm so the optimiser keeps the constant argument.) */
+#define GM_ACCUM_WORDS 2
+#define GM_ACCUM_FN_PREFIX "gm_accum__"
+#define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
+#ifndef GM_HOST_EMULATION
+#define GM_ACCUM(name) \
+    extern "C" __device__ __noinline__ __attribute__((used)) uint32_t *gm_accum__##name(uint32_t site) \
+    { uint32_t *p; asm volatile("mov.u64 %0, 0; // %1" : "=l"(p) : "r"(site)); return p; }
+#else /* handlers/emu supplies per-lane words */
+uint32_t *gm_emu_accum(const char *name, uint32_t site);
+#define GM_ACCUM(name) \
+    extern "C" uint32_t *gm_accum__##name(uint32_t site) { return gm_emu_accum(#name, site); }
+#endif
+#define GM_ACCUM_FLUSH(name) GM_DEV void gm_accum_flush__##name(uint32_t site, uint32_t *acc)
+
 /* ---- warp and thread helpers (all inline, no shared memory) ---- */
 
 #ifndef GM_HOST_EMULATION /* tests: handlers/emu runs handlers on the CPU and defines these */

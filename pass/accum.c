@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Register accumulators (handler.h, GM_ACCUM): once the handlers are
+ * inlined, each call gm_accum__NAME(site) left in a kernel, in a block on a
+ * CFG cycle (inside a loop), becomes a private [GM_ACCUM_WORDS x i32]
+ * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
+ * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
+ * acc) is called before every ret of the kernel. Every other call becomes
+ * NULL, and the handler updates memory directly. Depends on LLVM-C (Core,
+ * DebugInfo) and the handler SDK's names.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/DebugInfo.h>
+#include "internal.h"
+
+#define GM_ACCUM_FN_PREFIX "gm_accum__"
+#define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
+#define GM_ACCUM_WORDS 2
+/* Accumulators per kernel (GM_ACCUM_WORDS registers each). */
+#define GM_ACCUM_MAX 16
+
+struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
+struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
+
+/* Blocks of a function, sorted by address, with a visit stamp each. */
+struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return (x > y) - (x < y);
+}
+
+static void cfg_init(struct gm_blocks *g, LLVMValueRef f)
+{
+    g->n = LLVMCountBasicBlocks(f);
+    g->bb = calloc(g->n + 1, sizeof *g->bb);
+    g->stack = calloc(g->n + 1, sizeof *g->stack);
+    g->stamp = calloc(g->n + 1, sizeof *g->stamp);
+    if (!g->bb || !g->stack || !g->stamp)
+        abort();
+    LLVMGetBasicBlocks(f, g->bb);
+    qsort(g->bb, g->n, sizeof *g->bb, cmp_ptr);
+    g->now = 0;
+}
+
+static void cfg_free(struct gm_blocks *g)
+{
+    free(g->bb);
+    free(g->stack);
+    free(g->stamp);
+}
+
+/* Pushes the successors of b not yet seen in this walk. */
+static void push_succ(struct gm_blocks *g, LLVMBasicBlockRef b, unsigned *sp)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned i = 0; i < ns; i++) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
+        LLVMBasicBlockRef *p = bsearch(&s, g->bb, g->n, sizeof *g->bb, cmp_ptr);
+        if (!p || g->stamp[p - g->bb] == g->now)
+            continue;
+        g->stamp[p - g->bb] = g->now;
+        g->stack[(*sp)++] = s;
+    }
+}
+
+/* 1 if b reaches itself (it lies in a loop). */
+static int on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b)
+{
+    unsigned sp = 0;
+    g->now++;
+    push_succ(g, b, &sp);
+    while (sp) {
+        LLVMBasicBlockRef x = g->stack[--sp];
+        if (x == b)
+            return 1;
+        push_succ(g, x, &sp);
+    }
+    return 0;
+}
+
+/* gm_accum_flush__NAME for a call to gm_accum__NAME, if defined. */
+static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
+{
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(callee, &n);
+    char buf[256];
+    size_t pl = strlen(GM_ACCUM_FN_PREFIX);
+    if (n - pl + sizeof GM_ACCUM_FLUSH_PREFIX > sizeof buf)
+        return NULL;
+    memcpy(buf, GM_ACCUM_FLUSH_PREFIX, sizeof GM_ACCUM_FLUSH_PREFIX - 1);
+    memcpy(buf + sizeof GM_ACCUM_FLUSH_PREFIX - 1, name + pl, n - pl);
+    buf[sizeof GM_ACCUM_FLUSH_PREFIX - 1 + n - pl] = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, buf);
+    return f && !LLVMIsDeclaration(f) ? f : NULL;
+}
+
+static LLVMValueRef accum_callee(LLVMValueRef in)
+{
+    if (!LLVMIsACallInst(in))
+        return NULL;
+    LLVMValueRef c = LLVMGetCalledValue(in);
+    size_t n = 0;
+    if (!c || !LLVMIsAFunction(c) || !gm_starts_with(LLVMGetValueName2(c, &n), GM_ACCUM_FN_PREFIX))
+        return NULL;
+    return c;
+}
+
+/* The accumulator of (flush, site) in kernel k, made on first use. */
+static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
+                             LLVMValueRef flush, unsigned long long site)
+{
+    for (int i = 0; i < k->n; i++)
+        if (k->v[i].flush == flush && k->v[i].site == site)
+            return k->v[i].slot;
+    if (k->n == GM_ACCUM_MAX)
+        return NULL;
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMSetCurrentDebugLocation2(b, NULL);
+    LLVMValueRef a = LLVMBuildAlloca(b, ty, "gm.acc");
+    LLVMBuildStore(b, LLVMConstNull(ty), a);
+    k->v[k->n++] = (struct gm_acc){flush, a, site};
+    return a;
+}
+
+/* Null tests of the call's result become constants: SROA does not
+ * promote an alloca whose address is compared. */
+static void fold_null_tests(LLVMValueRef call, int nonnull)
+{
+    LLVMUseRef u = LLVMGetFirstUse(call), next;
+    for (; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef x = LLVMGetUser(u);
+        if (!LLVMIsAICmpInst(x))
+            continue;
+        LLVMValueRef other = LLVMGetOperand(x, LLVMGetOperand(x, 0) == call ? 1 : 0);
+        LLVMIntPredicate p = LLVMGetICmpPredicate(x);
+        if (!LLVMIsNull(other) || (p != LLVMIntEQ && p != LLVMIntNE))
+            continue;
+        int r = (p == LLVMIntNE) == nonnull;
+        LLVMReplaceAllUsesWith(x, LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x))), r, 0));
+        LLVMInstructionEraseFromParent(x);
+    }
+}
+
+/* Replaces one gm_accum__ call: an accumulator or NULL. */
+static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
+                       LLVMValueRef call, int kernel)
+{
+    LLVMModuleRef m = LLVMGetGlobalParent(f);
+    LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
+    LLVMValueRef slot = NULL;
+    if (kernel && flush && LLVMIsAConstantInt(site) && on_cycle(g, LLVMGetInstructionParent(call)))
+        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
+    fold_null_tests(call, slot != NULL);
+    LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
+    LLVMInstructionEraseFromParent(call);
+}
+
+/* Before each ret of f: flush every accumulator. */
+static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMMetadataRef sp = LLVMGetSubprogram(f);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
+            continue;
+        LLVMPositionBuilderBefore(b, t);
+        LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(t);
+        if (!loc && sp)
+            loc = LLVMDIBuilderCreateDebugLocation(ctx, LLVMDISubprogramGetLine(sp), 0, sp, NULL);
+        LLVMSetCurrentDebugLocation2(b, loc);
+        for (int i = 0; i < k->n; i++) {
+            LLVMValueRef args[2] = {
+                LLVMConstInt(LLVMInt32TypeInContext(ctx), k->v[i].site, 0), k->v[i].slot};
+            LLVMBuildCall2(b, LLVMGlobalGetValueType(k->v[i].flush), k->v[i].flush, args, 2, "");
+        }
+    }
+}
+
+static size_t collect_calls(LLVMValueRef f, LLVMValueRef **out)
+{
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            if (!accum_callee(in))
+                continue;
+            if (n == cap && !(*out = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof **out)))
+                abort();
+            (*out)[n++] = in;
+        }
+    return n;
+}
+
+int gm_accum_lower(LLVMModuleRef m)
+{
+    int any = 0;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMValueRef *calls;
+        size_t n = LLVMIsDeclaration(f) ? 0 : collect_calls(f, &calls);
+        if (!n)
+            continue;
+        struct gm_kacc k = {.n = 0};
+        struct gm_blocks g;
+        cfg_init(&g, f);
+        int kernel = gm_is_kernel(m, f);
+        for (size_t i = 0; i < n; i++)
+            lower_call(&k, &g, b, f, calls[i], kernel);
+        add_flushes(&k, b, f);
+        any |= k.n > 0;
+        cfg_free(&g);
+        free(calls);
+    }
+    LLVMDisposeBuilder(b);
+    return any;
+}
+
+/* gm_accum__ stubs stay out of line until lowered; flush functions are
+ * inlined only once the lowering has called them. */
+int gm_accum_is_late(LLVMValueRef f)
+{
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(f, &n);
+    return gm_starts_with(name, GM_ACCUM_FN_PREFIX) || gm_starts_with(name, GM_ACCUM_FLUSH_PREFIX);
+}
