@@ -15,7 +15,8 @@
 # built) with the same metrics. Output: $OUT/ncu/table.txt and the raw files.
 # Environment: GM_TRACE_DEVBUILD (default .devbuild/trace), GM_NCU_ONLY=1
 # (skip tracing: compare against traces already in $GM_NCU_TRACES),
-# GM_NCU_BUDGET (seconds; later cases are skipped past it, default 100000).
+# GM_NCU_BUDGET (seconds; later cases are skipped past it, default 100000),
+# GM_NCU_TAGS (an extended regex: run only the cases whose tag matches).
 # Depends on: ncu, python3, the devbuild. Exits 0 with "SKIP" without a GPU.
 set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -51,9 +52,10 @@ case_() {
   tag=$1 prog=$2 k=$3
   shift 3
   if over; then echo "skip $tag: over budget"; return; fi
+  if [ -n "${GM_NCU_TAGS:-}" ] && ! echo "$tag" | grep -Eq "^(${GM_NCU_TAGS})\$"; then return; fi
   [ -x "$dev/bin/$prog.off" ] || { echo "skip $tag: $prog not built"; return; }
   "$ncu" --csv --page raw --cache-control all --kernel-name "regex:^$k\$" --launch-count 1 \
-    --metrics "$metrics" "$dev/bin/$prog.off" "$@" >"$out/$tag.ncu.csv" 2>"$out/$tag.ncu.err"
+    --metrics "${mset:-$metrics}" "$dev/bin/$prog.off" "$@" >"$out/$tag.ncu.csv" 2>"$out/$tag.ncu.err"
   grep -q lts__t_sector_hit_rate "$out/$tag.ncu.csv" ||  # a metric it rejected: headline only
     "$ncu" --csv --page raw --cache-control all --kernel-name "regex:^$k\$" --launch-count 1 \
       --metrics "$base3" "$dev/bin/$prog.off" "$@" >"$out/$tag.ncu.csv" 2>>"$out/$tag.ncu.err"
@@ -74,7 +76,7 @@ case_() {
 }
 
 # Cache microbenchmarks first (small, and they explain the rest)
-if [ -x "$dev/bin/cachemb" ] && ! over; then
+if [ -x "$dev/bin/cachemb" ] && [ -z "${GM_NCU_TAGS:-}" ] && ! over; then
   "$ncu" --csv --page raw --cache-control all --kernel-name "regex:^mb_" \
     --metrics "$metrics" "$dev/bin/cachemb" >"$out/cachemb.ncu.csv" 2>"$out/cachemb.ncu.err"
   echo "ran cachemb"
@@ -88,6 +90,15 @@ case_ chase_dram pointer_chase chase 33554432 33 200000 1 # 128 MiB: beyond L2
 case_ chase_160k pointer_chase chase 40960 33 100000 1
 case_ chase_208k pointer_chase chase 53248 33 100000 1
 case_ chase_240k pointer_chase chase 61440 33 100000 1
+# L2 capacity seen by one SM (one partition's 25 MiB, or all 50 MiB?):
+# 2.5 passes over 16..64 MiB; few metrics (each replay pass is ~1 s)
+mset=$base3,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_op_read.sum,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum
+case_ chase_16m pointer_chase chase 4194304 33 317000 1
+case_ chase_24m pointer_chase chase 6291456 33 476000 1
+case_ chase_32m pointer_chase chase 8388608 33 635000 1
+case_ chase_40m pointer_chase chase 10485760 33 794000 1
+case_ chase_48m pointer_chase chase 12582912 33 953000 1
+mset=
 case_ vadd vector_add vadd 1048576 1
 case_ vadd4 vector_add vadd4 1048576 1
 case_ transpose_naive transpose transpose_naive 512 1
