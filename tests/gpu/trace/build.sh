@@ -4,7 +4,8 @@
 # on the GPU machine, into .devbuild/trace/ (git-ignored; carry .devbuild):
 #   bin/NAME.trace   gpumemcc --gm-analyses=trace, for every examples/*.cu
 #                    and tests/gpu/trace/known.cu
-#   bin/NAME.off     --gm-off builds of the same (the ncu baseline)
+#   bin/NAME.off     --gm-off builds of the same (the ncu baseline), and
+#                    bin/cachemb.off (tests/gpu/trace/cachemb.cu, ncu.sh)
 #   bin/gpumem-sim   the offline simulator (replays the trace files)
 #   lib/             libgpumem and the non-system libraries they need
 # Run it after tests/gpu/build.sh (which recreates .devbuild/).
@@ -43,6 +44,8 @@ for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu; do
   variant "$n" trace "$src" --gm-analyses=trace
   variant "$n" off "$src" --gm-off
 done
+# cache-policy microbenchmarks (ncu.sh profiles the native build only)
+variant cachemb off "$root/tests/gpu/trace/cachemb.cu" --gm-off
 cp "$build/bin/gpumem-sim" "$dev/bin/"
 cp -P "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
 for f in "$dev"/bin/* "$dev"/lib/*; do

@@ -11,8 +11,8 @@
 #     GPUMEM_TRACE_SAMPLE so only launch #0 is traced: the simulator then
 #     also starts with empty caches) and replays the file with gpumem-sim --json;
 #   - prints the per-kernel table and the MAPE of L1 and L2 hit rates (mape.py).
-# It also profiles the cache microbenchmarks (cachemb.cu, bin/cachemb if
-# built) with the same metrics. Output: $OUT/ncu/table.txt and the raw files.
+# It also profiles the cache microbenchmarks (cachemb.cu: bin/cachemb.off from
+# build.sh, or bin/cachemb) with the same metrics. Output: $OUT/ncu/table.txt and the raw files.
 # Environment: GM_TRACE_DEVBUILD (default .devbuild/trace), GM_NCU_ONLY=1
 # (skip tracing: compare against traces already in $GM_NCU_TRACES),
 # GM_NCU_BUDGET (seconds; later cases are skipped past it, default 100000),
@@ -76,9 +76,11 @@ case_() {
 }
 
 # Cache microbenchmarks first (small, and they explain the rest)
-if [ -x "$dev/bin/cachemb" ] && [ -z "${GM_NCU_TAGS:-}" ] && ! over; then
+mb=$dev/bin/cachemb.off
+[ -x "$mb" ] || mb=$dev/bin/cachemb
+if [ -x "$mb" ] && [ -z "${GM_NCU_TAGS:-}" ] && ! over; then
   "$ncu" --csv --page raw --cache-control all --kernel-name "regex:^mb_" \
-    --metrics "$metrics" "$dev/bin/cachemb" >"$out/cachemb.ncu.csv" 2>"$out/cachemb.ncu.err"
+    --metrics "$metrics" "$mb" >"$out/cachemb.ncu.csv" 2>"$out/cachemb.ncu.err"
   echo "ran cachemb"
 fi
 
