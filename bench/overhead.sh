@@ -35,6 +35,30 @@ bench_args() {
   esac
 }
 
+# "kernel ms" per example kernel from the runtime's report.json: the median
+# of its per-launch gpu_ns (CUDA events the runtime records right around
+# each launch, after the counter reset), i.e. without the per-launch
+# counter read-back that the example's own events also include.
+gpu_only() { # REPORT_JSON
+  python3 - "$1" <<'PY' 2>/dev/null
+import json, sys
+r = json.load(open(sys.argv[1]))
+ks = r.get("kernels", [])
+per = {}
+for l in r.get("launches", []):
+    if l.get("gpu_ns", -1) >= 0 and l.get("kernel", -1) < len(ks):
+        per.setdefault(l["kernel"], []).append(l["gpu_ns"])
+for i, k in enumerate(ks):
+    name, t = k.get("name", ""), sorted(per.get(i, []))
+    if not t: continue
+    base = name.split("(")[0]
+    if base.startswith("_Z"):
+        d = "".join(c for c in base[2:6] if c.isdigit())
+        base = base[2 + len(d):2 + len(d) + int(d)] if d else base
+    print(base, "%.4f" % (t[len(t) // 2] / 1e6))
+PY
+}
+
 # Runs NAME.VARIANT REPS times; writes "kernel ms checksum" lines (median ms).
 measure() { # NAME VARIANT
   n=$1 v=$2 r=0
@@ -47,6 +71,7 @@ measure() { # NAME VARIANT
     fi
     awk '$2 == "kernel_ms:" { ms[$1] = $3 } $2 == "checksum:" { cs[$1] = $3 }
          END { for (k in ms) print k, ms[k], cs[k] }' "$work/$n.$v.txt" >>"$work/$n.$v.all"
+    [ "$v" = inst ] && gpu_only "$work/rep.$n.$v/report.json" >>"$work/$n.gpu.all"
     r=$((r + 1))
   done
   sort -k1,1 -k2,2g "$work/$n.$v.all" | awk -v reps="$reps" '
@@ -56,26 +81,28 @@ measure() { # NAME VARIANT
 }
 
 table() {
-  echo "| kernel | --gm-off ms | empty ms | empty / off | default ms | default / off | checksums |"
-  echo "|---|---:|---:|---:|---:|---:|---|"
-  join "$work/all.off" "$work/all.empty" | join - "$work/all.inst" | awk '
-    function r(a, b) { return b > 0 ? a / b : 0 }
-    { e = r($4, $2); d = r($6, $2); ok = ($3 == $5 && $3 == $7) ? "same" : "DIFFER"
-      printf "| %s | %.4f | %.4f | %.2fx | %.4f | %.2fx | %s |\n", $1, $2, $4, e, $6, d, ok
-      if (e > 0) { le += log(e); ne++ } if (d > 0) { ld += log(d); nd++ }
-      if (e > we) { we = e; wek = $1 } if (d > wd) { wd = d; wdk = $1 } }
-    END { printf "| **geomean** | | | %.2fx | | %.2fx | |\n", exp(le / ne), exp(ld / nd)
-          printf "| **worst** | | | %.2fx (%s) | | %.2fx (%s) | |\n", we, wek, wd, wdk }'
+  echo "| kernel | --gm-off ms | empty ms | empty / off | default ms | default / off | default kernel-only ms | kernel-only / off | checksums |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  join "$work/all.off" "$work/all.empty" | join - "$work/all.inst" | join -a 1 -e NA -o auto - "$work/all.gpu" | awk '
+    function r(a, b) { return b > 0 && a != "NA" ? a / b : 0 }
+    { e = r($4, $2); d = r($6, $2); g = r($8, $2); ok = ($3 == $5 && $3 == $7) ? "same" : "DIFFER"
+      printf "| %s | %.4f | %.4f | %.2fx | %.4f | %.2fx | %s | %.2fx | %s |\n", $1, $2, $4, e, $6, d, $8, g, ok
+      if (e > 0) { le += log(e); ne++ } if (d > 0) { ld += log(d); nd++ } if (g > 0) { lg += log(g); ng++ }
+      if (e > we) { we = e; wek = $1 } if (d > wd) { wd = d; wdk = $1 } if (g > wg) { wg = g; wgk = $1 } }
+    END { printf "| **geomean** | | | %.2fx | | %.2fx | | %.2fx | |\n", exp(le / ne), exp(ld / nd), ng ? exp(lg / ng) : 0
+          printf "| **worst** | | | %.2fx (%s) | | %.2fx (%s) | | %.2fx (%s) | |\n", we, wek, wd, wdk, wg, wgk }'
 }
 
-for v in off empty inst; do : >"$work/all.$v"; done
+for v in off empty inst gpu; do : >"$work/all.$v"; done
 for bin in "$dev"/bin/*.off; do
   n=$(basename "$bin" .off)
   for v in off empty inst; do
     measure "$n" "$v" && cat "$work/$n.$v.med" >>"$work/all.$v"
   done
+  [ -f "$work/$n.gpu.all" ] && sort -k1,1 -k2,2g "$work/$n.gpu.all" | awk -v reps="$reps" '
+    { k[NR] = $1; m[NR] = $2 } END { for (i = 1; i <= NR; i += reps) { j = i + int((reps - 1) / 2); print k[j], m[j] } }' >>"$work/all.gpu"
 done
-for v in off empty inst; do sort -o "$work/all.$v" "$work/all.$v"; done
+for v in off empty inst gpu; do sort -o "$work/all.$v" "$work/all.$v"; done
 {
   echo "# Kernel-time overhead of instrumentation"
   echo
@@ -83,6 +110,8 @@ for v in off empty inst; do sort -o "$work/all.$v" "$work/all.$v"; done
   echo "Device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "kernel_ms: CUDA events around the timed launches after one warm-up, per launch; median of $reps run(s)."
   echo "empty: --gm-analyses=empty (empty handler at every memory and branch site); default: default analyses."
+  echo "default kernel-only: median per-launch gpu_ns from the runtime's report.json (events right around each launch), i.e. without the"
+  echo "per-launch counter reset and read-back (synchronise, copy, fold of all replicas) that the example's own events include."
   echo
   table
 } >"$work/overhead.md"

@@ -102,44 +102,56 @@ GM_INL uint32_t co_key_field(uint32_t key, uint32_t f)
                   : (n * (key >> 20 & 0x3f) + 31) / 32;
 }
 
-/* Adds a run of `count` executions of key to this SM's counters (one lane):
- * job 0 the matrix cell (memory runs), then the slots one at a time. */
-GM_INL void co_flush_run(uint32_t site, uint32_t key, uint32_t count)
+/* Job j of adding a run of `count` executions of key to the counters:
+ * 0 the matrix cell (memory runs only), 1 warps, 2.. the kind's other
+ * slots (co_job_slot order). */
+GM_INL uint32_t co_flush_jobs(uint32_t key)
 {
-    uint32_t kind = key >> 26, jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
-#pragma unroll 1
-    for (uint32_t j = kind == CO_MEM ? 0 : 1; j <= jobs; j++) {
-        unsigned long long *p;
-        uint32_t v = 1;
-        if (j == 0) {
-            uint32_t s = key >> 6 & 0x7f;
-            p = gm_counters__coalescing_matrix;
-            if (!p) continue;
-            p += site * 1024 + ((key & 0x3f) - 1) * 32 + (s < 32 ? s : 32) - 1;
-        } else {
-            p = gm_counters__coalescing +
-                ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
-            p += co_job_slot(kind, j - 1);
-            if (j > 1) v = co_key_field(key, j - 2);
-        }
-        atomicAdd(p, (unsigned long long)count * v);
-    }
+    uint32_t kind = key >> 26;
+    return kind == CO_MEM ? 6 : kind == CO_SHARED ? 5 : 3;
 }
 
+GM_INL void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t j)
+{
+    uint32_t kind = key >> 26, v = 1;
+    unsigned long long *p;
+    if (j == 0) {
+        uint32_t s = key >> 6 & 0x7f;
+        p = gm_counters__coalescing_matrix;
+        if (kind != CO_MEM || !p) return;
+        p += site * 1024 + ((key & 0x3f) - 1) * 32 + (s < 32 ? s : 32) - 1;
+    } else {
+        p = gm_counters__coalescing +
+            ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
+        p += co_job_slot(kind, j - 1);
+        if (j > 1) v = co_key_field(key, j - 2);
+    }
+    atomicAdd(p, (unsigned long long)count * v);
+}
+
+/* At kernel exit each lane adds the run it holds, job by job. */
 GM_ACCUM_FLUSH(coalescing)
 {
-    if (acc[1] && gm_counters__coalescing) co_flush_run(site, acc[0], acc[1]);
+    if (!acc[1] || !gm_counters__coalescing) return;
+    GM_ROLLED
+    for (uint32_t j = 0; j < co_flush_jobs(acc[0]); j++) co_flush_job(site, acc[0], acc[1], j);
 }
 
-/* The leader extends its run or flushes it and starts another. */
-GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t key)
+/* The leader extends its run; when the key changes, the warp adds the old
+ * run (lane of rank j does job j: one warp-wide RED, as the direct path
+ * costs) and the leader starts a new one. */
+GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t key)
 {
-    if (acc[0] != key || acc[1] == ~0u) {
-        if (acc[1]) co_flush_run(site, acc[0], acc[1]);
-        acc[0] = key;
-        acc[1] = 0;
+    int lead = gm_is_leader_of(mask);
+    if (__ballot_sync(mask, lead && (acc[0] != key || acc[1] == ~0u))) {
+        uint32_t l = gm_leader_of(mask);
+        uint32_t okey = __shfl_sync(mask, acc[0], l), ocnt = __shfl_sync(mask, acc[1], l);
+        uint32_t n = __popc(mask);
+        for (uint32_t j = __popc(mask & gm_lanemask_lt()); ocnt && j < co_flush_jobs(okey); j += n)
+            co_flush_job(site, okey, ocnt, j);
+        if (lead) acc[0] = key, acc[1] = 0;
     }
-    acc[1]++;
+    if (lead) acc[1]++;
 }
 
 GM_BEFORE_MEM(coalescing)
@@ -167,7 +179,7 @@ GM_BEFORE_MEM(coalescing)
     if (same && CO_KEY_OK(r)) {
         uint32_t *acc = gm_accum__coalescing(site);
         if (acc) {
-            if (gm_is_leader_of(mask)) co_accumulate(acc, site, co_key(__popc(mask), r, len, kind));
+            co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
             return;
         }
     }

@@ -13,21 +13,25 @@ enum { DV_EXECS, DV_THREADS, DV_TAKEN, DV_NOT_TAKEN, DV_DIVERGENT };
  * executions this lane led last, acc[1] their number. */
 GM_ACCUM(divergence);
 
-/* Adds a run of `count` executions of key to this SM's counters (one lane). */
-GM_INL void dv_flush_run(uint32_t site, uint32_t key, uint32_t count)
+/* Slot j's share of a run of `count` executions of key. */
+GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
 {
-    uint64_t k = count, n = key & 0x3f, t = key >> 6 & 0x3f;
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
-    atomicAdd(c + DV_EXECS, k);
-    atomicAdd(c + DV_THREADS, k * n);
-    if (t) atomicAdd(c + DV_TAKEN, k * t);
-    if (n - t) atomicAdd(c + DV_NOT_TAKEN, k * (n - t));
-    if (key >> 12) atomicAdd(c + DV_DIVERGENT, k);
+    uint32_t n = key & 0x3f, t = key >> 6 & 0x3f;
+    uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? t
+               : j == DV_NOT_TAKEN ? n - t : key >> 12;
+    return (uint64_t)count * v;
 }
 
+/* At kernel exit each lane adds the run it holds, slot by slot. */
 GM_ACCUM_FLUSH(divergence)
 {
-    if (acc[1] && gm_counters__divergence) dv_flush_run(site, acc[0], acc[1]);
+    if (!acc[1] || !gm_counters__divergence) return;
+    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
+    GM_ROLLED
+    for (uint32_t j = 0; j < gm_slots__divergence; j++) {
+        uint64_t v = dv_run_value(acc[0], acc[1], j);
+        if (v) atomicAdd(c + j, (unsigned long long)v);
+    }
 }
 
 /* Switch: "taken" = lanes going to a case, "not taken" = to the default. */
@@ -39,20 +43,26 @@ GM_BEFORE_BRANCH(divergence)
     uint32_t taken = gm_ballot_count(mask, dir != 0);
     int divergent = (info & GM_BRINFO_SWITCH) ? __match_any_sync(mask, dir) != mask
                                               : taken != 0 && taken != n;
+    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
     uint32_t *acc = gm_accum__divergence(site);
     if (acc) {
+        /* the leader extends its run; when the key changes the warp adds
+         * the old run (lane of rank j: slot j, one warp-wide RED) */
         uint32_t key = n | taken << 6 | (uint32_t)divergent << 12;
-        if (!gm_is_leader_of(mask)) return;
-        if (acc[0] != key || acc[1] == ~0u) {
-            if (acc[1]) dv_flush_run(site, acc[0], acc[1]);
-            acc[0] = key;
-            acc[1] = 0;
+        int lead = gm_is_leader_of(mask);
+        if (__ballot_sync(mask, lead && (acc[0] != key || acc[1] == ~0u))) {
+            uint32_t l = gm_leader_of(mask);
+            uint32_t okey = __shfl_sync(mask, acc[0], l), ocnt = __shfl_sync(mask, acc[1], l);
+            for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
+                uint64_t v = dv_run_value(okey, ocnt, j);
+                if (v) atomicAdd(c + j, (unsigned long long)v);
+            }
+            if (lead) acc[0] = key, acc[1] = 0;
         }
-        acc[1]++;
+        if (lead) acc[1]++;
         return;
     }
     /* slot-per-lane: lane of rank j adds slot j (one warp-wide RED) */
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
     for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
         uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? taken
                    : j == DV_NOT_TAKEN ? n - taken : (uint32_t)divergent;

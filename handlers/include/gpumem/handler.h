@@ -101,6 +101,12 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
     extern "C" uint32_t *gm_accum__##name(uint32_t site) { return gm_emu_accum(#name, site); }
 #endif
 #define GM_ACCUM_FLUSH(name) GM_DEV void gm_accum_flush__##name(uint32_t site, uint32_t *acc)
+/* Keeps a flush loop rolled (fewer registers at kernel exit). */
+#ifndef GM_HOST_EMULATION
+#define GM_ROLLED _Pragma("unroll 1")
+#else
+#define GM_ROLLED
+#endif
 
 /* ---- warp and thread helpers (all inline, no shared memory) ---- */
 
