@@ -25,6 +25,7 @@ struct gm_pass_options {
     const char *files;        /* -gm-files: POSIX extended regex, "" = all */
     int strip_debug;          /* -gm-strip-debug */
     int off;                  /* -gm-off */
+    int reconverge;           /* -gm-reconverge: warp sync after each handler call */
 };
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a

@@ -4,9 +4,11 @@
  * around memory operations, before_branch with the direction computed right
  * before the terminator, kernel_entry at the entry block's first instruction,
  * kernel_exit before each ret. Every handler of an event is called, in the
- * order given. Depends on LLVM-C (Core, DebugInfo).
+ * order given, each followed by a warp reconvergence (call_all). Depends on
+ * LLVM-C (Core, DebugInfo).
  */
 #include <llvm-c/DebugInfo.h>
+#include <string.h>
 #include "internal.h"
 
 struct gm_ins {
@@ -15,13 +17,42 @@ struct gm_ins {
     LLVMContextRef ctx;
     LLVMTargetDataRef td;
     const struct gm_handlers *h;
+    int reconverge;         /* -gm-reconverge */
 };
 
+/* Declaration of an NVVM intrinsic without overloads, and its type. */
+static LLVMValueRef intrinsic(struct gm_ins *x, const char *name, LLVMTypeRef *ty)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    *ty = LLVMIntrinsicGetType(x->ctx, id, NULL, 0);
+    return LLVMGetIntrinsicDeclaration(x->m, id, NULL, 0);
+}
+
+/*
+ * Calls every handler of the event. The lanes executing together here
+ * (activemask) are made to run together again after each handler
+ * (bar.warp.sync): a handler that branches per lane may otherwise leave the
+ * warp split under independent thread scheduling, so the next handler sees
+ * part of the warp (one warp execution counted twice, measured on the H100)
+ * and the program's own instruction runs less converged than without
+ * instrumentation. The mask lives outside the handlers (their register
+ * budget is unchanged); every lane of it reaches each sync. Off with
+ * -gm-reconverge=false.
+ */
 static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsigned nargs)
 {
+    if (x->h->nfn[ev] == 0) return;
+    LLVMTypeRef mty = NULL, sty = NULL;
+    LLVMValueRef ws = NULL, mask = NULL;
+    if (x->reconverge) {
+        LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
+        ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
+        mask = LLVMBuildCall2(x->b, mty, am, NULL, 0, "gm.mask");
+    }
     for (int i = 0; i < x->h->nfn[ev]; i++) {
         LLVMValueRef fn = LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
         LLVMBuildCall2(x->b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
+        if (mask) LLVMBuildCall2(x->b, sty, ws, &mask, 1, "");
     }
 }
 
@@ -98,11 +129,12 @@ static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t i
 }
 
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
-                    const struct gm_active *a, struct gm_err *e)
+                    const struct gm_active *a, int reconverge, struct gm_err *e)
 {
     (void)a;
     (void)e;
-    struct gm_ins x = {m, NULL, LLVMGetModuleContext(m), LLVMGetModuleDataLayout(m), h};
+    struct gm_ins x = {m, NULL, LLVMGetModuleContext(m), LLVMGetModuleDataLayout(m), h,
+                       reconverge};
     x.b = LLVMCreateBuilderInContext(x.ctx);
     for (size_t i = 0; i < s->n; i++)
         site_calls(&x, &s->v[i], (uint32_t)i);

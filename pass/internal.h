@@ -32,6 +32,7 @@ struct gm_cfg {
     regex_t kre, fre;
     int has_kre, has_fre;
     int strip, off;
+    int reconverge;                   /* -gm-reconverge (insert.c) */
     char **paths;                     /* handler bitcode files */
     int npaths;
 };
@@ -92,7 +93,7 @@ int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
 int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
                 struct gm_sites *s, struct gm_site_rec *proto);
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
-                    const struct gm_active *a, struct gm_err *e);
+                    const struct gm_active *a, int reconverge, struct gm_err *e);
 LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
 
 /* Module-level pieces. */

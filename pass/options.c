@@ -68,6 +68,7 @@ int gm_cfg_parse(struct gm_cfg *c, const struct gm_pass_options *o, struct gm_er
     memset(c, 0, sizeof *c);
     c->strip = o->strip_debug;
     c->off = o->off;
+    c->reconverge = o->reconverge;
     if (parse_events("-gm-inst-before", o->inst_before,
                      GM_INST_MEMORY | GM_INST_BRANCH | GM_INST_ENTRY | GM_INST_EXIT,
                      &c->before, e) < 0 ||

@@ -27,6 +27,8 @@ static cl::opt<std::string> Files("gm-files", cl::init(""),
     cl::desc("gpumem: POSIX regex on source file names"));
 static cl::opt<bool> StripDebug("gm-strip-debug", cl::init(false),
     cl::desc("gpumem: strip debug info from device modules after reading locations"));
+static cl::opt<bool> Reconverge("gm-reconverge", cl::init(true),
+    cl::desc("gpumem: reconverge the lanes of a site after each handler call (default on)"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
     cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
 
@@ -35,7 +37,7 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
                          InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
-                         StripDebug ? 1 : 0, Off ? 1 : 0};
+                         StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0};
     char err[1024] = "";
     int r = gm_pass_run(wrap(&M), &o, err, sizeof err);
     if (r < 0)

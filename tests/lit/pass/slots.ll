@@ -4,7 +4,7 @@
 ; renamed and listed too (no slots); llvm.compiler.used keeps only the
 ; data globals (handler functions and slot constants leave it).
 ; RUN: llvm-as %S/Inputs/single_handler.ll -o %t.z.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.z.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.z.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %python %gm_src/tests/tools/sitetab_dump.py %t.ll | FileCheck %s --check-prefix=TAB
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
