@@ -89,11 +89,11 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
  * line's state before the access, then a read miss fills its l2_fill group
  * (so a sector of the group requested later hits). Writes always hit:
  * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
-GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t set, uint32_t alloc,
-                         uint32_t site, uint32_t smid, uint32_t mask, uint32_t op, const uint32_t *bytes)
+GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line, uint32_t set,
+                         uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask, uint32_t op,
+                         const uint32_t *bytes)
 {
     struct gm_counts *A = &w->allocs[alloc], *S = &w->sites[site];
-    struct gm_cache *c = &s->l2;
     struct gm_line *e = gm_cache_find(c, set, line + 1), victim;
     uint32_t n = (uint32_t)__builtin_popcount(mask), absent = !e;
     if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) {
@@ -129,7 +129,7 @@ GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, uint64_t line, u
 
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
 {
-    l2_access(s, w, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes);
+    l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes);
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -146,19 +146,20 @@ static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
 }
 
 /* Sends the sectors in mask of line access x to L2 (bytes: NULL = full). */
-GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_lacc *x, uint32_t op,
-                  uint32_t mask, const uint32_t *bytes, int par)
+GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2, const struct gm_lacc *x,
+                     uint32_t op, uint32_t mask, const uint32_t *bytes, int par)
 {
     if (!mask) return;
     uint32_t set = x->l2set;
-    if (!par) { l2_access(s, w, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes); return; }
+    if (!par) { l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes); return; }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
                          .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
     push(w, &q, s->cfg.threads);
 }
 
-GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
+GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, struct gm_cache *l2,
+                       const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set, miss = 0, fetch;
@@ -173,10 +174,11 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
     for (uint32_t sec = 0; sec < 4; sec++)
         if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
-    to_l2(s, w, x, GM_OP_READ, fetch, NULL, par);
+    to_l2(s, w, l2, x, GM_OP_READ, fetch, NULL, par);
 }
 
-GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, const struct gm_lacc *x, int par)
+GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, struct gm_cache *l2,
+                        const struct gm_lacc *x, int par)
 {
     struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set;
@@ -189,7 +191,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
         for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= x->bytes[sec];
-    to_l2(s, w, x, GM_OP_WRITE, x->smask, x->bytes, par);
+    to_l2(s, w, l2, x, GM_OP_WRITE, x->smask, x->bytes, par);
 }
 
 static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
@@ -253,27 +255,57 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     }
 }
 
-GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par)
+/* Copy of cache c with its geometry as compile-time constants where the
+ * caller passes literals: the copy never escapes, so the compiler folds
+ * the way-count switches and replacement-policy branches away. */
+GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl)
 {
-    if (x->op != GM_OP_ATOM) gm_cache_prefetch(&s->l1[x->sm], x->l1set);
-    if (!par) gm_cache_prefetch(&s->l2, x->l2set);
+    struct gm_cache k = *c;
+    k.ways = ways;
+    k.repl = (enum gm_repl)repl;
+    return k;
 }
 
-void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, uint32_t l1w,
+                             uint32_t l1r, const struct gm_cache *l2)
+{
+    if (x->op != GM_OP_ATOM) {
+        struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
+        gm_cache_prefetch(&l1, x->l1set);
+    }
+    if (!par) gm_cache_prefetch(l2, x->l2set);
+}
+
+/* The line loop for one L1/L2 geometry (ways and policies). */
+GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1w, uint32_t l1r, uint32_t l2w,
+                     uint32_t l2r)
 {
     uint32_t n = w->nbuf;
-    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par);
+    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, l1w, l1r, &l2);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par);
+        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, l1w, l1r, &l2);
         if (!par && i + GM_AHEAD < n) {
             const struct gm_lacc *y = &w->buf[i + GM_AHEAD];
-            gm_cache_prefetch_way(&s->l2, y->l2set, y->line + 1);
+            gm_cache_prefetch_way(&l2, y->l2set, y->line + 1);
         }
         const struct gm_lacc *x = &w->buf[i];
-        struct gm_cache *l1 = &s->l1[x->sm];
-        if (x->op == GM_OP_ATOM) to_l2(s, w, x, GM_OP_ATOM, x->smask, x->bytes, par);
-        else if (x->op == GM_OP_WRITE) l1_store(s, w, l1, x, par);
-        else l1_load(s, w, l1, x, par);
+        struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
+        if (x->op == GM_OP_ATOM) to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        else if (x->op == GM_OP_WRITE) l1_store(s, w, &l1, &l2, x, par);
+        else l1_load(s, w, &l1, &l2, x, par);
     }
     w->nbuf = 0;
+}
+
+/* Chooses the loop once per buffer: the presets' geometries get their own
+ * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU; RTX 2080 Ti:
+ * L2 16-way LRU), anything else the general one. */
+void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+{
+    const struct gm_sim_config *c = &s->cfg;
+    int l1_4p = c->l1_ways == 4 && c->l1_repl == GM_REPL_PLRU;
+    if (l1_4p && c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 20, GM_REPL_LRU);
+    else if (l1_4p && c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 16, GM_REPL_LRU);
+    else lines(s, w, par, c->l1_ways, c->l1_repl, c->l2_ways, c->l2_repl);
 }
