@@ -28,6 +28,7 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
 #include <unistd.h>
 #include "gm_report.h"
 #include "gm_report_write.h"
+#include "gpumem/alloctab.h"
 
 static void set_site(struct gm_report_hostsite *h, uintptr_t pc, int symbolize)
 {
@@ -77,6 +78,15 @@ static void fill_devices(struct gm_report *r)
     }
 }
 
+/* Appends nm to the comma-separated list unless it is already an entry. */
+static void add_analysis(char *list, size_t len, const char *nm)
+{
+    size_t n = strlen(nm);
+    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+        if (strcspn(p, ",") == n && strncmp(p, nm, n) == 0) return;
+    if (strlen(list) + n + 2 < len) strcat(strcat(list, list[0] ? "," : ""), nm);
+}
+
 static void fill_modules(struct gm_report *r, char *analyses, size_t alen)
 {
     analyses[0] = '\0';
@@ -92,11 +102,12 @@ static void fill_modules(struct gm_report *r, char *analyses, size_t alen)
         }
         for (uint32_t i = 0; i < h->nglobals; i++) {
             const struct gm_sitetab_global *g = &t->globals[i];
+            if (strcmp(gm_sitetab_str(t, g->name_str), GM_ALLOCTAB_SYM) == 0)
+                add_analysis(analyses, alen, "allocations"); /* a table, no counters */
             if (!(g->flags & GM_GLOBAL_COUNTERS)) continue;
             const char *nm = set_name(t, g);
             gm_report_add_counter_set(m, nm, g->slots, g->flags, gm_sitetab_str(t, g->slotnames_str));
-            if (!strstr(analyses, nm) && strlen(analyses) + strlen(nm) + 2 < alen)
-                strcat(strcat(analyses, analyses[0] ? "," : ""), nm);
+            add_analysis(analyses, alen, nm);
         }
     }
 }
