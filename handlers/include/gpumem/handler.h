@@ -78,7 +78,7 @@ extern "C" __constant__ uint32_t __gm_replica_mask;
  * gm_site_counters_single. */
 #define GM_COUNTERS_SINGLE(name, nslots, names) GM_COUNTERS_(name, nslots, GM_NSLOTS_SINGLE, names)
 
-/* ---- register accumulators (optional; see docs/handlers.md) ----
+/* ---- register accumulators (optional; see docs/analyses.md, Speed) ----
  * GM_ACCUM(name) defines gm_accum__name(site): in a kernel, for a site inside
  * a loop, the pass replaces each call with a pointer to GM_ACCUM_WORDS
  * uint32_t words, zero at kernel entry, private to the thread and the site,
