@@ -72,6 +72,10 @@ GM_INL uint64_t gm_local_phys(uint64_t off)
  * group. Returns the sum over phases | (phases with lanes) << 16. */
 GM_INL uint32_t gm_shared_wavefronts(uint32_t mask, uint64_t addr, uint32_t w)
 {
+    /* fast path, w <= 4 (one phase): lanes on distinct banks take one
+     * wavefront (one redux instead of two match_any) */
+    if (w <= 4 && __popc(__reduce_or_sync(mask, 1u << ((uint32_t)(addr >> 2) & 31))) == __popc(mask))
+        return 1u | 1u << 16;
     uint32_t ws = w <= 4 ? 2 : (w <= 8 ? 3 : 4);        /* log2 W */
     uint32_t pl = 7 - ws;                               /* log2 lanes per phase */
     uint32_t phase = gm_lane() >> pl;

@@ -130,7 +130,7 @@ static void test_coalescing(void)
                 if (t & 1) { addr[l] = base + rnd() % 1000; len[l] = rnd() % 300; }
                 else { addr[l] = base + (rnd() % 64) * 16 + (t % 4 == 0 ? 4 * (rnd() % 2) : 0); len[l] = 16; }
                 break;
-            case 3: addr[l] = (1ull << 31) + (rnd() % 2048) * w; break;               /* shared */
+            case 3: addr[l] = (1ull << 31) + (t % 2 ? (uint64_t)l * stride : rnd() % 2048) * w; break; /* shared */
             default: addr[l] = (rnd() & 1) ? (1ull << 31) + l * stride * 4 : base + l * 4; w = 4; len[l] = 4; break;
             }
         }
