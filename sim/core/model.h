@@ -86,6 +86,7 @@ struct gm_sim {
     uint8_t *own;                       /* owner of each record */
     size_t idx_cap;
     int stop;
+    const char *err;                    /* sticky: counts can no longer be exact */
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
 

@@ -157,5 +157,8 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
         pthread_barrier_wait(&s->bar);
         phases(s, 0);
         pthread_barrier_wait(&s->bar);
+        for (uint32_t t = 0; t < s->cfg.threads; t++)
+            if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
+        if (s->err) return;
     }
 }

@@ -4,6 +4,7 @@
  * and merging of per-thread counters. The per-record model is in model.c,
  * the parallel driver in parallel.c. No I/O.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -166,6 +167,7 @@ static double mono(void)
  * then run the buffer through the caches (both passes timed). */
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
+    if (s->err) return;
     if (s->cfg.threads > 1) { gm_parallel_feed(s, recs, n); return; }
     struct gm_worker *w = &s->w[0];
     for (size_t i = 0; i < n;) {
@@ -199,8 +201,20 @@ static void merge(struct gm_sim *s, struct gm_counts *sum)
     }
 }
 
+const char *gm_sim_error(const struct gm_sim *s) { return s->err; }
+
+/* A feed that failed half-way has no exact counts to give: a caller that
+ * did not check gm_sim_error() must not print wrong numbers, so stop. */
+static void die_if_failed(const struct gm_sim *s)
+{
+    if (!s->err) return;
+    fprintf(stderr, "gpumem-sim: %s\n", s->err);
+    exit(1);
+}
+
 void gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
 {
+    die_if_failed(s);
     struct gm_counts sum = {0};
     merge(s, &sum);
     if (launch) gm_counts_add(launch, &sum);

@@ -96,7 +96,11 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
 /* Seconds (wall clock) the serial feed spent coalescing records into line
  * accesses and running them through the caches, summed over all feeds. */
 void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s);
-/* Ends the launch, adds its totals into *launch (may be NULL). */
+/* NULL, or why the counts are no longer exact (out of memory in a threaded
+ * feed); sticky: later feeds do nothing. Check it before gm_sim_end. */
+const char *gm_sim_error(const struct gm_sim *s);
+/* Ends the launch, adds its totals into *launch (may be NULL). If
+ * gm_sim_error() is set, prints it to stderr and exits with status 1. */
 void gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
 /* Writes back all dirty L2 sectors (counted as DRAM writes of the
  * allocations/sites that dirtied them); call at the end of the trace. */
