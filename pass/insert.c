@@ -4,7 +4,8 @@
  * around memory operations, before_branch with the direction computed right
  * before the terminator, kernel_entry at the entry block's first instruction,
  * kernel_exit before each ret. Every handler of an event is called, in the
- * order given, each followed by a warp reconvergence (call_all). Depends on
+ * order given, each that may branch followed by a warp reconvergence
+ * (call_all). Depends on
  * LLVM-C (Core, DebugInfo).
  */
 #include <llvm-c/DebugInfo.h>
@@ -29,12 +30,29 @@ static LLVMValueRef intrinsic(struct gm_ins *x, const char *name, LLVMTypeRef *t
 }
 
 /*
+ * Whether a handler can leave the warp split: it has a branch or calls
+ * anything but an intrinsic (the callee may branch). A straight-line
+ * handler (the empty one, say) needs no reconvergence and gets none.
+ */
+static int may_diverge(LLVMValueRef fn)
+{
+    if (LLVMCountBasicBlocks(fn) != 1) return 1;
+    LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        if (LLVMGetInstructionOpcode(in) != LLVMCall) continue;
+        LLVMValueRef callee = LLVMGetCalledValue(in);
+        if (!LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee) == 0) return 1;
+    }
+    return 0;
+}
+
+/*
  * Calls every handler of the event. The lanes executing together here
- * (activemask) are made to run together again after each handler
- * (bar.warp.sync): a handler that branches per lane may otherwise leave the
- * warp split under independent thread scheduling, so the next handler sees
- * part of the warp (one warp execution counted twice, measured on the H100)
- * and the program's own instruction runs less converged than without
+ * (activemask) are made to run together again after each handler that may
+ * branch (bar.warp.sync): such a handler may otherwise leave the warp split
+ * under independent thread scheduling, so the next handler sees part of the
+ * warp (one warp execution counted twice, measured on the H100) and the
+ * program's own instruction runs less converged than without
  * instrumentation. The mask lives outside the handlers (their register
  * budget is unchanged); every lane of it reaches each sync. Off with
  * -gm-reconverge=false.
@@ -42,9 +60,12 @@ static LLVMValueRef intrinsic(struct gm_ins *x, const char *name, LLVMTypeRef *t
 static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsigned nargs)
 {
     if (x->h->nfn[ev] == 0) return;
+    int need = 0;
+    for (int i = 0; i < x->h->nfn[ev] && x->reconverge; i++)
+        need |= may_diverge(LLVMGetNamedFunction(x->m, x->h->fn[ev][i]));
     LLVMTypeRef mty = NULL, sty = NULL;
     LLVMValueRef ws = NULL, mask = NULL;
-    if (x->reconverge) {
+    if (need) {
         LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
         ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
         mask = LLVMBuildCall2(x->b, mty, am, NULL, 0, "gm.mask");
@@ -52,7 +73,7 @@ static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsign
     for (int i = 0; i < x->h->nfn[ev]; i++) {
         LLVMValueRef fn = LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
         LLVMBuildCall2(x->b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
-        if (mask) LLVMBuildCall2(x->b, sty, ws, &mask, 1, "");
+        if (mask && may_diverge(fn)) LLVMBuildCall2(x->b, sty, ws, &mask, 1, "");
     }
 }
 
