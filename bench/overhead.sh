@@ -4,7 +4,9 @@
 # for every example kernel, kernel_ms (CUDA events, one warm-up, then the
 # timed launches, same inputs) of NAME.empty (empty handler at every memory
 # and branch site) and NAME.inst (default analyses) against NAME.off
-# (--gm-off), from the .devbuild/ folder made by tests/gpu/build.sh.
+# (--gm-off), and of NAME.values (--gm-analyses=values) and NAME.alloc
+# (--gm-analyses=allocations) where built (columns show "-" when not),
+# from the .devbuild/ folder made by tests/gpu/build.sh.
 # Prints a markdown table with geomean and worst ratios and writes it to
 # $OUT/overhead.md (when OUT is set). Sizes take tens of ms per measurement;
 # the whole run stays under 3 minutes on an H100.
@@ -80,36 +82,53 @@ measure() { # NAME VARIANT
     >"$work/$n.$v.med"
 }
 
-table() {
-  echo "| kernel | --gm-off ms | empty ms | empty / off | default ms | default / off | default kernel-only ms | kernel-only / off | checksums |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
-  join "$work/all.off" "$work/all.empty" | join - "$work/all.inst" | join -a 1 -e NA -o auto - "$work/all.gpu" | awk '
-    function r(a, b) { return b > 0 && a != "NA" ? a / b : 0 }
-    { e = r($4, $2); d = r($6, $2); g = r($8, $2); ok = ($3 == $5 && $3 == $7) ? "same" : "DIFFER"
-      printf "| %s | %.4f | %.4f | %.2fx | %.4f | %.2fx | %s | %.2fx | %s |\n", $1, $2, $4, e, $6, d, $8, g, ok
-      if (e > 0) { le += log(e); ne++ } if (d > 0) { ld += log(d); nd++ } if (g > 0) { lg += log(g); ng++ }
-      if (e > we) { we = e; wek = $1 } if (d > wd) { wd = d; wdk = $1 } if (g > wg) { wg = g; wgk = $1 } }
-    END { printf "| **geomean** | | | %.2fx | | %.2fx | | %.2fx | |\n", exp(le / ne), exp(ld / nd), ng ? exp(lg / ng) : 0
-          printf "| **worst** | | | %.2fx (%s) | | %.2fx (%s) | | %.2fx (%s) | |\n", we, wek, wd, wdk, wg, wgk }'
+# Gives FILE one line per kernel of all.off (NA fields where it has none),
+# so that the joins below keep their columns when a variant is missing.
+pad() { # FILE NFIELDS
+  awk -v nf="$2" -v f="$1" 'FILENAME == f { have[$1] = $0; next }
+    { if ($1 in have) print have[$1]; else { s = $1; for (i = 2; i <= nf; i++) s = s " NA"; print s } }' \
+    "$1" "$work/all.off" >"$1.pad" && mv "$1.pad" "$1"
 }
 
-for v in off empty inst gpu; do : >"$work/all.$v"; done
+table() {
+  pad "$work/all.gpu" 2; pad "$work/all.values" 3; pad "$work/all.alloc" 3
+  echo "| kernel | --gm-off ms | empty ms | empty / off | default ms | default / off | default kernel-only ms | kernel-only / off | values ms | values / off | allocations ms | allocations / off | checksums |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  join "$work/all.off" "$work/all.empty" | join - "$work/all.inst" | join -a 1 -e NA -o auto - "$work/all.gpu" |
+    join -a 1 -e NA -o auto - "$work/all.values" | join -a 1 -e NA -o auto - "$work/all.alloc" | awk '
+    function r(a, b) { return b > 0 && a != "NA" ? a / b : 0 }
+    function x(v) { return v > 0 ? sprintf("%.2fx", v) : "-" }
+    function acc(i, v, k) { if (v > 0) { l[i] += log(v); n[i]++ } if (v > w[i]) { w[i] = v; wk[i] = k } }
+    function gm(i) { return n[i] ? sprintf("%.2fx", exp(l[i] / n[i])) : "-" }
+    function wo(i) { return n[i] ? sprintf("%.2fx (%s)", w[i], wk[i]) : "-" }
+    { e = r($4, $2); d = r($6, $2); g = r($8, $2); va = r($9, $2); al = r($11, $2)
+      ok = ($3 == $5 && $3 == $7 && ($10 == "NA" || $10 == $3) && ($12 == "NA" || $12 == $3)) ? "same" : "DIFFER"
+      printf "| %s | %.4f | %.4f | %.2fx | %.4f | %.2fx | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, e, $6, d, $8, x(g), \
+        $9 == "NA" ? "-" : $9, x(va), $11 == "NA" ? "-" : $11, x(al), ok
+      acc(1, e, $1); acc(2, d, $1); acc(3, g, $1); acc(4, va, $1); acc(5, al, $1) }
+    END { printf "| **geomean** | | | %s | | %s | | %s | | %s | | %s | |\n", gm(1), gm(2), gm(3), gm(4), gm(5)
+          printf "| **worst** | | | %s | | %s | | %s | | %s | | %s | |\n", wo(1), wo(2), wo(3), wo(4), wo(5) }'
+}
+
+for v in off empty inst gpu values alloc; do : >"$work/all.$v"; done
 for bin in "$dev"/bin/*.off; do
   n=$(basename "$bin" .off)
-  for v in off empty inst; do
+  for v in off empty inst values alloc; do
+    [ -x "$dev/bin/$n.$v" ] || continue
     measure "$n" "$v" && cat "$work/$n.$v.med" >>"$work/all.$v"
   done
   [ -f "$work/$n.gpu.all" ] && sort -k1,1 -k2,2g "$work/$n.gpu.all" | awk -v reps="$reps" '
     { k[NR] = $1; m[NR] = $2 } END { for (i = 1; i <= NR; i += reps) { j = i + int((reps - 1) / 2); print k[j], m[j] } }' >>"$work/all.gpu"
 done
-for v in off empty inst gpu; do sort -o "$work/all.$v" "$work/all.$v"; done
+for v in off empty inst gpu values alloc; do sort -o "$work/all.$v" "$work/all.$v"; done
 {
   echo "# Kernel-time overhead of instrumentation"
   echo
   echo "Command: \`sh bench/overhead.sh $reps\` (tests/gpu/build.sh devbuild, commit $(cat "$dev/commit" 2>/dev/null))"
   echo "Device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "kernel_ms: CUDA events around the timed launches after one warm-up, per launch; median of $reps run(s)."
-  echo "empty: --gm-analyses=empty (empty handler at every memory and branch site); default: default analyses."
+  echo "empty: --gm-analyses=empty (empty handler at every memory and branch site); default: default analyses;"
+  echo "values: --gm-analyses=values; allocations: --gm-analyses=allocations (\"-\": variant not built)."
   echo "default kernel-only: median per-launch gpu_ns from the runtime's report.json (events right around each launch), i.e. without the"
   echo "per-launch counter reset and read-back (synchronise, copy, fold of all replicas) that the example's own events include."
   echo
