@@ -205,13 +205,15 @@ GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
 }
 
 /* Prefetches the state of the way a lookup of tag will use (the way
- * holding it, else the LRU victim); the tag row should be cached already. */
-GM_INLINE void gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
+ * holding it, else the LRU victim); the tag row should be cached already.
+ * Returns the way holding tag now, or -1: a hint for gm_cache_find_at. */
+GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
 {
     uint64_t base = (uint64_t)set * c->ways;
-    int w = gm_way_of(c->tags + base, c->ways, tag);
-    if (w < 0 && c->repl == GM_REPL_LRU) w = (int)lru_victim(c->age + base, c->ways);
-    if (w >= 0) __builtin_prefetch(&c->data[base + (uint32_t)w], 1);
+    int w = gm_way_of(c->tags + base, c->ways, tag), v = w;
+    if (w < 0 && c->repl == GM_REPL_LRU) v = (int)lru_victim(c->age + base, c->ways);
+    if (v >= 0) __builtin_prefetch(&c->data[base + (uint32_t)v], 1);
+    return w;
 }
 
 /* Looks a line up and makes it most recent. Returns its state or NULL. */
@@ -219,6 +221,19 @@ GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64
 {
     uint64_t base = (uint64_t)set * c->ways;
     int w = gm_way_of(c->tags + base, c->ways, tag);
+    if (w < 0) return NULL;
+    if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
+    else lru_touch(c->age + base, c->ways, (uint32_t)w);
+    return &c->data[base + (uint32_t)w];
+}
+
+/* gm_cache_find with a hint: the way that held tag when it was prefetched
+ * (or -1). Exact: a set holds a tag at most once, so if the hinted way
+ * still holds tag it is the way; otherwise the whole row is compared. */
+GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uint64_t tag, int hint)
+{
+    uint64_t base = (uint64_t)set * c->ways;
+    int w = hint >= 0 && c->tags[base + (uint32_t)hint] == tag ? hint : gm_way_of(c->tags + base, c->ways, tag);
     if (w < 0) return NULL;
     if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
     else lru_touch(c->age + base, c->ways, (uint32_t)w);

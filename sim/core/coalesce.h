@@ -68,22 +68,25 @@ GM_INLINE void coal_bytes(struct gm_coal *c, uint64_t addr, uint32_t len)
 }
 
 /* Bytes [addr, addr+len) into an empty c: lines ascending and distinct, so
- * no lookup; the same entries coal_bytes would make. */
+ * no lookup; the same entries coal_bytes would make. Each line's bytes
+ * [o0, o1) become one 128-bit mask, cut into the four sector masks. */
 GM_INLINE void coal_range(struct gm_coal *c, uint64_t addr, uint32_t len)
 {
     if (addr > UINT64_MAX - len - 256) { coal_bytes(c, addr, len); return; }   /* wraps: the slow way */
     uint64_t end = addr + len;
     for (uint64_t line = addr >> 7; line << 7 < end; line++) {
         struct gm_lent *e = &c->e[c->n++];
-        uint64_t lo = addr > line << 7 ? addr : line << 7, hi = end < (line + 1) << 7 ? end : (line + 1) << 7;
+        uint64_t base = line << 7;
+        uint32_t o0 = addr > base ? (uint32_t)(addr - base) : 0;
+        uint32_t o1 = end - base < 128 ? (uint32_t)(end - base) : 128;
+        unsigned __int128 one = 1, m = o1 == 128 ? ~(unsigned __int128)0 : (one << o1) - 1;
+        m &= ~((one << o0) - 1);
         e->line = line;
-        e->first = (uint32_t)(lo & 127);
+        e->first = o0;
         e->smask = 0;
         for (uint32_t k = 0; k < 4; k++) {
-            uint64_t s0 = (line << 7) + 32 * k, a0 = lo > s0 ? lo : s0, a1 = hi < s0 + 32 ? hi : s0 + 32;
-            uint32_t nb = a1 > a0 ? (uint32_t)(a1 - a0) : 0;
-            e->bytes[k] = nb == 32 ? GM_FULL : nb ? ((1u << nb) - 1) << (a0 - s0) : 0;
-            e->smask |= (uint32_t)(nb != 0) << k;
+            e->bytes[k] = (uint32_t)(m >> (32 * k));
+            e->smask |= (uint32_t)(e->bytes[k] != 0) << k;
         }
     }
 }

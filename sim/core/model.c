@@ -91,10 +91,10 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
  * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
 GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line, uint32_t set,
                          uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask, uint32_t op,
-                         const uint32_t *bytes)
+                         const uint32_t *bytes, int hint)
 {
     struct gm_counts *A = &w->allocs[alloc], *S = &w->sites[site];
-    struct gm_line *e = gm_cache_find(c, set, line + 1), victim;
+    struct gm_line *e = gm_cache_find_at(c, set, line + 1, hint), victim;
     uint32_t n = (uint32_t)__builtin_popcount(mask), absent = !e;
     if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) {
         A->l2_far += n;
@@ -129,7 +129,7 @@ GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache 
 
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
 {
-    l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes);
+    l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes, -1);
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -151,7 +151,7 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
 {
     if (!mask) return;
     uint32_t set = x->l2set;
-    if (!par) { l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes); return; }
+    if (!par) { l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, x->l2hint); return; }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
                          .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
@@ -222,6 +222,7 @@ static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint
         x->l2set = gm_cache_set(&s->l2, le->line);
         x->smask = (uint8_t)le->smask;
         x->op = (uint8_t)op;
+        x->l2hint = -1;
         uint32_t n = (uint32_t)__builtin_popcount(le->smask);
         w->allocs[x->alloc].sectors += n;
         w->sites[site].sectors += n;
@@ -286,8 +287,8 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
     for (uint32_t i = 0; i < n; i++) {
         if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, l1w, l1r, &l2);
         if (!par && i + GM_AHEAD < n) {
-            const struct gm_lacc *y = &w->buf[i + GM_AHEAD];
-            gm_cache_prefetch_way(&l2, y->l2set, y->line + 1);
+            struct gm_lacc *y = &w->buf[i + GM_AHEAD];
+            y->l2hint = (int8_t)gm_cache_prefetch_way(&l2, y->l2set, y->line + 1);
         }
         const struct gm_lacc *x = &w->buf[i];
         struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);

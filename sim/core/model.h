@@ -20,6 +20,7 @@ struct gm_lacc {
     uint32_t l1set, l2set;  /* set indices, computed once */
     uint16_t sm;
     uint8_t smask, op;
+    int8_t l2hint;          /* serial: L2 way holding the line when prefetched, or -1 */
 };
 
 /* One L2 line request: the sectors in mask, ascending, each with its bytes. */
