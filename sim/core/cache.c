@@ -54,7 +54,7 @@ static void geometry(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_
 size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways)
 {
     size_t n = bytes / GM_LINE_BYTES;
-    size_t sz = n * (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(struct gm_line)) + (n / ways) * sizeof(uint64_t) + n;
+    size_t sz = n * (sizeof(uint64_t) + sizeof(struct gm_line)) + (n / ways) * sizeof(uint64_t) + n;
     return (sz + 63) / 64 * 64;
 }
 
@@ -70,8 +70,6 @@ void gm_cache_init_at(struct gm_cache *c, void *mem, uint64_t bytes, uint32_t wa
     p += c->sets * sizeof *c->plru;
     c->data = (struct gm_line *)p;
     p += n * sizeof *c->data;
-    c->stag = (uint32_t *)p;   /* after data: keeps plru 8-byte aligned */
-    p += n * sizeof *c->stag;
     c->age = (uint8_t *)p;
     c->arena = 1;
     gm_cache_reset(c);
@@ -82,11 +80,10 @@ int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_rep
     geometry(c, bytes, ways, repl, hash);
     size_t n = (size_t)c->sets * ways;
     c->tags = gm_big_alloc(n * sizeof *c->tags);
-    c->stag = gm_big_alloc(n * sizeof *c->stag);
     c->age = gm_big_alloc(n);
     c->data = gm_big_alloc(n * sizeof *c->data);
     c->plru = gm_big_alloc(c->sets * sizeof *c->plru);
-    if (!c->tags || !c->stag || !c->age || !c->data || !c->plru) { gm_cache_destroy(c); return -1; }
+    if (!c->tags || !c->age || !c->data || !c->plru) { gm_cache_destroy(c); return -1; }
     gm_cache_reset(c);
     return 0;
 }
@@ -95,7 +92,6 @@ void gm_cache_reset(struct gm_cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
     memset(c->tags, 0, n * sizeof *c->tags);   /* line state is cleared on insert */
-    memset(c->stag, 0, n * sizeof *c->stag);
     for (size_t i = 0; i < c->sets; i++)
         for (uint32_t w = 0; w < c->ways; w++) c->age[i * c->ways + w] = (uint8_t)w;
     memset(c->plru, 0, c->sets * sizeof *c->plru);
@@ -105,12 +101,10 @@ void gm_cache_destroy(struct gm_cache *c)
 {
     if (c->arena) { memset(c, 0, sizeof *c); return; }
     gm_big_free(c->tags);
-    gm_big_free(c->stag);
     gm_big_free(c->age);
     gm_big_free(c->data);
     gm_big_free(c->plru);
     c->tags = NULL;
-    c->stag = NULL;
     c->age = NULL;
     c->data = NULL;
     c->plru = NULL;

@@ -34,7 +34,6 @@ struct gm_cache {
     enum gm_repl repl;
     enum gm_hash hash;
     uint64_t *tags;        /* sets * ways, by way: line number + 1, 0 = invalid */
-    uint32_t *stag;        /* sets * ways: gm_short_tag of tags (compared first) */
     uint8_t *age;          /* LRU: sets * ways, age of each way */
     struct gm_line *data;  /* sets * ways, by way */
     uint64_t *plru;        /* tree bits per set (PLRU) */
@@ -117,20 +116,9 @@ GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
     return r;
 }
 
-/* 32-bit digest of a tag: rows are searched on these (4 per compare), and
- * a candidate is confirmed on the full tag. 0 for 0 (empty way). */
-#ifdef GM_WEAK_SHORT_TAG   /* test build: many false candidates */
-GM_INLINE uint32_t gm_short_tag(uint64_t tag) { return (uint32_t)tag & 3; }
-#else
-GM_INLINE uint32_t gm_short_tag(uint64_t tag) { return (uint32_t)tag ^ (uint32_t)(tag >> 32); }
-#endif
-
 GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
 {
     const uint64_t *t = c->tags + (uint64_t)set * c->ways;
-    const uint32_t *st = c->stag + (uint64_t)set * c->ways;
-    __builtin_prefetch(st);
-    if (c->ways > 12) __builtin_prefetch(st + 12);
     __builtin_prefetch(t);
     if (c->ways > 8) __builtin_prefetch(t + 8);
     if (c->ways > 16) __builtin_prefetch(t + 16);
@@ -143,40 +131,28 @@ GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
     else __builtin_prefetch(c->age + (uint64_t)set * c->ways);
 }
 
-/* Way holding tag, or -1: the whole row of short tags compared without
- * branches (16 ways per 4 compares, packed into one byte mask), then the
- * candidates, lowest first, confirmed on the full tag. */
-GM_INLINE int way_of_n(uint32_t ways, const uint32_t *st, const uint64_t *t, uint64_t tag)
+/* Way holding tag, or -1: all ways compared, no early exit. */
+GM_INLINE int way_of_n(uint32_t ways, const uint64_t *t, uint64_t tag)
 {
-    uint32_t k32 = gm_short_tag(tag), i = 0;
     uint64_t m = 0;
 #ifdef __SSE4_1__
-    __m128i k = _mm_set1_epi32((int)k32);
-    for (; i + 16 <= ways; i += 16) {
-        __m128i c0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(st + i)), k);
-        __m128i c1 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(st + i + 4)), k);
-        __m128i c2 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(st + i + 8)), k);
-        __m128i c3 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(st + i + 12)), k);
-        __m128i b = _mm_packs_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3));
-        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(b) << i;
+    __m128i k = _mm_set1_epi64x((long long)tag);
+    uint32_t i = 0;
+    for (; i + 2 <= ways; i += 2) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(t + i));
+        m |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi64(v, k))) << i;
     }
-    for (; i + 4 <= ways; i += 4) {
-        __m128i c0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(st + i)), k);
-        m |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(c0)) << i;
-    }
+    if (i < ways) m |= (uint64_t)(t[i] == tag) << i;
+#else
+    for (uint32_t i = 0; i < ways; i++) m |= (uint64_t)(t[i] == tag) << i;
 #endif
-    for (; i < ways; i++) m |= (uint64_t)(st[i] == k32) << i;
-    for (; m; m &= m - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(m);
-        if (t[w] == tag) return (int)w;
-    }
-    return -1;
+    return m ? __builtin_ctzll(m) : -1;
 }
-GM_INLINE int gm_way_of(const struct gm_cache *c, uint64_t base, uint64_t tag)
+GM_INLINE int gm_way_of(const uint64_t *t, uint32_t ways, uint64_t tag)
 {
     int r;
-#define GM_C(n) r = way_of_n(n, c->stag + base, c->tags + base, tag)
-    GM_WAYS_SWITCH(c->ways, GM_C)
+#define GM_C(n) r = way_of_n(n, t, tag)
+    GM_WAYS_SWITCH(ways, GM_C)
 #undef GM_C
     return r;
 }
@@ -234,7 +210,7 @@ GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
 GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
 {
     uint64_t base = (uint64_t)set * c->ways;
-    int w = gm_way_of(c, base, tag), v = w;
+    int w = gm_way_of(c->tags + base, c->ways, tag), v = w;
     if (w < 0 && c->repl == GM_REPL_LRU) v = (int)lru_victim(c->age + base, c->ways);
     if (v >= 0) __builtin_prefetch(&c->data[base + (uint32_t)v], 1);
     return w;
@@ -244,7 +220,7 @@ GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint
 GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64_t tag)
 {
     uint64_t base = (uint64_t)set * c->ways;
-    int w = gm_way_of(c, base, tag);
+    int w = gm_way_of(c->tags + base, c->ways, tag);
     if (w < 0) return NULL;
     if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
     else lru_touch(c->age + base, c->ways, (uint32_t)w);
@@ -257,7 +233,7 @@ GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64
 GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uint64_t tag, int hint)
 {
     uint64_t base = (uint64_t)set * c->ways;
-    int w = hint >= 0 && c->tags[base + (uint32_t)hint] == tag ? hint : gm_way_of(c, base, tag);
+    int w = hint >= 0 && c->tags[base + (uint32_t)hint] == tag ? hint : gm_way_of(c->tags + base, c->ways, tag);
     if (w < 0) return NULL;
     if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
     else lru_touch(c->age + base, c->ways, (uint32_t)w);
@@ -273,7 +249,7 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
     uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
     uint32_t w;
     if (c->repl == GM_REPL_PLRU) {
-        int empty = gm_way_of(c, base, 0);   /* first empty way, else the tree's */
+        int empty = gm_way_of(t, c->ways, 0);   /* first empty way, else the tree's */
         w = empty >= 0 ? (uint32_t)empty : plru_victim(c->plru[set], c->ways);
         plru_touch(&c->plru[set], c->ways, w);
     } else {
@@ -285,7 +261,6 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
     if (!t[w]) victim->dirty = 0;
     memset(e, 0, sizeof *e);
     t[w] = tag;
-    c->stag[base + w] = gm_short_tag(tag);
     return e;
 }
 
@@ -296,7 +271,6 @@ GM_INLINE void gm_cache_drop(struct gm_cache *c, uint32_t set, struct gm_line *e
     uint32_t d = (uint32_t)(e - (c->data + base));
     memset(e, 0, sizeof *e);
     c->tags[base + d] = 0;
-    c->stag[base + d] = 0;
     if (c->repl == GM_REPL_PLRU) return;
     uint8_t *age = c->age + base, a = age[d];
     for (uint32_t i = 0; i < c->ways; i++) age[i] -= age[i] > a;
