@@ -89,32 +89,25 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
  * line's state before the access, then a read miss fills its l2_fill group
  * (so a sector of the group requested later hits). Writes always hit:
  * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
-GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line, uint32_t set,
-                         uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask, uint32_t op,
-                         const uint32_t *bytes, int hint)
+struct gm_l2res { uint32_t n, h, f, far; };   /* sectors, hits, DRAM reads, far sectors */
+
+GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line,
+                                    uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask,
+                                    uint32_t op, const uint32_t *bytes, int hint)
 {
-    struct gm_counts *A = &w->allocs[alloc], *S = &w->sites[site];
     struct gm_line *e = gm_cache_find_at(c, set, line + 1, hint), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(mask), absent = !e;
-    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) {
-        A->l2_far += n;
-        S->l2_far += n;
-    }
-    if (absent) {
+    struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
+    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) r.far = r.n;
+    if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert(c, set, line + 1, &victim);
         evict(w, &victim);
     }
-    uint32_t full = full_mask(e) & mask, h = (uint32_t)__builtin_popcount(full);
-    if (op == GM_OP_WRITE) {
-        A->l2_wr += n; S->l2_wr += n; A->l2_wr_hit += n; S->l2_wr_hit += n;
-    } else {
-        if (op == GM_OP_READ) { A->l2_rd += n; S->l2_rd += n; A->l2_rd_hit += h; S->l2_rd_hit += h; }
-        else { A->l2_atom += n; S->l2_atom += n; A->l2_atom_hit += h; S->l2_atom_hit += h; }
+    uint32_t full = full_mask(e) & mask;
+    r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
+    if (op != GM_OP_WRITE) {
         uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~full_mask(e);
-        uint32_t f = (uint32_t)__builtin_popcount(fetch);
-        A->dram_rd += f;
-        S->dram_rd += f;
+        r.f = (uint32_t)__builtin_popcount(fetch);
         for (uint32_t sec = 0; sec < 4; sec++)
             if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
     }
@@ -125,11 +118,24 @@ GM_INLINE void l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache 
         e->owner_alloc = alloc;
         e->owner_site = site;
     }
+    return r;
+}
+
+static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
+{
+    C->l2_far += r.far;
+    if (op == GM_OP_WRITE) { C->l2_wr += r.n; C->l2_wr_hit += r.h; return; }
+    if (op == GM_OP_READ) { C->l2_rd += r.n; C->l2_rd_hit += r.h; }
+    else { C->l2_atom += r.n; C->l2_atom_hit += r.h; }
+    C->dram_rd += r.f;
 }
 
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
 {
-    l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op, q->bytes, -1);
+    struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op,
+                                  q->bytes, -1);
+    count_l2(&w->allocs[q->alloc], q->op, r);
+    count_l2(&w->sites[q->site], q->op, r);
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -146,12 +152,19 @@ static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
 }
 
 /* Sends the sectors in mask of line access x to L2 (bytes: NULL = full). */
-GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2, const struct gm_lacc *x,
+GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2, struct gm_lacc *x,
                      uint32_t op, uint32_t mask, const uint32_t *bytes, int par)
 {
     if (!mask) return;
     uint32_t set = x->l2set;
-    if (!par) { l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, x->l2hint); return; }
+    if (!par) {
+        struct gm_l2res r = l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, x->l2hint);
+        x->l2n = (uint8_t)r.n;
+        x->l2h = (uint8_t)r.h;
+        x->dr = (uint8_t)r.f;
+        x->far = (uint8_t)r.far;
+        return;
+    }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
                          .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
@@ -159,9 +172,8 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
 }
 
 GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, struct gm_cache *l2,
-                       const struct gm_lacc *x, int par)
+                       struct gm_lacc *x, int par)
 {
-    struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set, miss = 0, fetch;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
     int absent = !e;
@@ -169,8 +181,7 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     for (uint32_t sec = 0; sec < 4; sec++)
         if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
             miss |= 1u << sec;
-    uint32_t n = (uint32_t)__builtin_popcount(x->smask), h = n - (uint32_t)__builtin_popcount(miss);
-    A->l1_ld += n; S->l1_ld += n; A->l1_ld_hit += h; S->l1_ld_hit += h;
+    x->l1h = (uint8_t)(__builtin_popcount(x->smask) - __builtin_popcount(miss));
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
     for (uint32_t sec = 0; sec < 4; sec++)
         if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
@@ -178,14 +189,11 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
 }
 
 GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, struct gm_cache *l2,
-                        const struct gm_lacc *x, int par)
+                        struct gm_lacc *x, int par)
 {
-    struct gm_counts *A = &w->allocs[x->alloc], *S = &w->sites[x->site];
     uint32_t set = x->l1set;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
-    uint32_t n = (uint32_t)__builtin_popcount(x->smask);
-    uint32_t h = e ? (uint32_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
-    A->l1_st += n; S->l1_st += n; A->l1_st_hit += h; S->l1_st_hit += h;
+    x->l1h = e ? (uint8_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, &victim);
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
@@ -223,9 +231,7 @@ static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint
         x->smask = (uint8_t)le->smask;
         x->op = (uint8_t)op;
         x->l2hint = -1;
-        uint32_t n = (uint32_t)__builtin_popcount(le->smask);
-        w->allocs[x->alloc].sectors += n;
-        w->sites[site].sectors += n;
+        x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
     }
 }
 
@@ -254,6 +260,55 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
         }
         add_lines(s, w, site, rec, sm, op, local);
     }
+}
+
+/* Outcome sums of a run of line accesses with one allocation and site, per
+ * op: sectors, L1 hits, L2 sectors, L2 hits, DRAM reads, far L2 sectors. */
+typedef uint32_t gm_acc[3][6];
+
+static void add_acc(struct gm_counts *C, gm_acc a)
+{
+    enum { R = GM_OP_READ, W = GM_OP_WRITE, T = GM_OP_ATOM };
+    C->sectors += a[R][0] + a[W][0] + a[T][0];
+    C->l1_ld += a[R][0]; C->l1_ld_hit += a[R][1];
+    C->l1_st += a[W][0]; C->l1_st_hit += a[W][1];
+    C->l2_rd += a[R][2]; C->l2_rd_hit += a[R][3];
+    C->l2_wr += a[W][2]; C->l2_wr_hit += a[W][3];
+    C->l2_atom += a[T][2]; C->l2_atom_hit += a[T][3];
+    C->dram_rd += a[R][4] + a[W][4] + a[T][4];
+    C->l2_far += a[R][5] + a[W][5] + a[T][5];
+}
+
+/* Adds the buffer's outcomes to the per-allocation and per-site counters,
+ * once per run of equal (allocation, site) instead of per access; empties
+ * the buffer. */
+static void fold(struct gm_worker *w)
+{
+    gm_acc acc;
+    memset(acc, 0, sizeof acc);
+    uint32_t ca = w->nbuf ? w->buf[0].alloc : 0, cs = w->nbuf ? w->buf[0].site : 0;
+    for (uint32_t i = 0; i < w->nbuf; i++) {
+        const struct gm_lacc *x = &w->buf[i];
+        if (x->alloc != ca || x->site != cs) {
+            add_acc(&w->allocs[ca], acc);
+            add_acc(&w->sites[cs], acc);
+            memset(acc, 0, sizeof acc);
+            ca = x->alloc;
+            cs = x->site;
+        }
+        uint32_t *a = acc[x->op];
+        a[0] += (uint32_t)__builtin_popcount(x->smask);
+        a[1] += x->l1h;
+        a[2] += x->l2n;
+        a[3] += x->l2h;
+        a[4] += x->dr;
+        a[5] += x->far;
+    }
+    if (w->nbuf) {
+        add_acc(&w->allocs[ca], acc);
+        add_acc(&w->sites[cs], acc);
+    }
+    w->nbuf = 0;
 }
 
 /* Copy of cache c with its geometry as compile-time constants where the
@@ -290,13 +345,13 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
             struct gm_lacc *y = &w->buf[i + GM_AHEAD];
             y->l2hint = (int8_t)gm_cache_prefetch_way(&l2, y->l2set, y->line + 1);
         }
-        const struct gm_lacc *x = &w->buf[i];
+        struct gm_lacc *x = &w->buf[i];
         struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
         if (x->op == GM_OP_ATOM) to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
         else if (x->op == GM_OP_WRITE) l1_store(s, w, &l1, &l2, x, par);
         else l1_load(s, w, &l1, &l2, x, par);
     }
-    w->nbuf = 0;
+    fold(w);
 }
 
 /* Chooses the loop once per buffer: the presets' geometries get their own

@@ -21,6 +21,8 @@ struct gm_lacc {
     uint16_t sm;
     uint8_t smask, op;
     int8_t l2hint;          /* serial: L2 way holding the line when prefetched, or -1 */
+    /* outcome, folded into the counters after the buffer (serial: L2 too) */
+    uint8_t l1h, l2n, l2h, dr, far;
 };
 
 /* One L2 line request: the sectors in mask, ascending, each with its bytes. */
