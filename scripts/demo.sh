@@ -21,6 +21,6 @@ else
   echo "== no GPU here: replaying the bundled H100 trace through the simulator"
   for t in examples/traces/*.gmt; do
     echo "== $t"
-    build/bin/gpumem-sim --preset h100 "$t"
+    build/bin/gpumem-sim --preset h100 "$t" | grep -v "^site "   # launches and allocations; drop the per-site lines
   done
 fi
