@@ -90,7 +90,10 @@ static int on_end(void *c, uint64_t dropped)
 {
     struct gm_run *r = c;
     struct gm_run_launch *L = &r->launches[r->nlaunches - 1];
-    gm_sim_end(r->sim, &L->c);
+    if (gm_sim_end(r->sim, &L->c) < 0) {
+        fprintf(stderr, "gpumem-sim: %s\n", gm_sim_error(r->sim));
+        return -1;
+    }
     if (r->ref) gm_ref_end(r->ref, &r->ref_launch[r->nlaunches - 1]);
     L->l.dropped = dropped;
     r->dropped += dropped;

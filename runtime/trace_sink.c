@@ -138,7 +138,14 @@ int gm_trace_sink_end_launch(struct gm_trace_sink *s, uint64_t nrecords, uint64_
     if (s->w && gm_trace_writer_end_launch(s->w, dropped))
         rc = sink_fail(s, "ending the launch", gm_trace_writer_error(s->w));
     if (!s->sim) return rc;
-    gm_sim_end(s->sim, &c);
+    if (gm_sim_end(s->sim, &c) < 0) {
+        /* the online simulation lost exactness (out of memory): stop it, say
+         * so once; the trace file and the program carry on */
+        fprintf(stderr, "gpumem: online cache simulation stopped: %s\n", gm_sim_error(s->sim));
+        gm_sim_free(s->sim);
+        s->sim = NULL;
+        return rc;
+    }
     gm_counts_add(&s->total, &c);
     char what[GM_TRACE_NAME_MAX * 4 + 64];
     snprintf(what, sizeof what, "launch %" PRIu64 " %s records=%" PRIu64 " dropped=%" PRIu64,

@@ -99,9 +99,10 @@ void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s);
 /* NULL, or why the counts are no longer exact (out of memory in a threaded
  * feed); sticky: later feeds do nothing. Check it before gm_sim_end. */
 const char *gm_sim_error(const struct gm_sim *s);
-/* Ends the launch, adds its totals into *launch (may be NULL). If
- * gm_sim_error() is set, prints it to stderr and exits with status 1. */
-void gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
+/* Ends the launch, adds its totals into *launch (may be NULL); 0. If
+ * gm_sim_error() is set: adds nothing and returns -1 (the counts are not
+ * exact; say gm_sim_error() to the user). */
+int gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
 /* Writes back all dirty L2 sectors (counted as DRAM writes of the
  * allocations/sites that dirtied them); call at the end of the trace. */
 void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into);
