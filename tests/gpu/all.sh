@@ -27,6 +27,9 @@ for s in $suites; do
   ncu-trace) sh tests/gpu/trace/ncu.sh ;;
   ncu-compare) OUT="$out" sh tests/gpu/ncu_compare.sh ;;
   overhead) sh bench/overhead.sh ;;
+  sim-scaling) lscpu | grep 'Model name'; nproc; cat /proc/loadavg
+            build-simbench/bench_sim --no-ref --threads-max 16 --chunks 256
+            build-simbench/bench_sim --cpu --threads-max 1 --chunks 64 ;;
   *) echo "unknown suite $s" ;;
   esac >"$out/$s.log" 2>&1
   rc=$?

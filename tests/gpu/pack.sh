@@ -20,9 +20,11 @@ log "runtime smoke"; sh tests/gpu/runtime_smoke.sh build "$B" >/tmp/gm-pack-rt.l
 log "driver gpu-check"; sh tests/lit/driver/gpu-check.sh "$B" "$B/gpu-driver" >/tmp/gm-pack-drv.log 2>&1 || log "WARNING: driver gpu-check build failed"
 log "pass gpu_counts (lit builds the binary)"
 /usr/lib/llvm-22/bin/lit -q "$B/tests/lit" --filter 'pass/gpu_counts' >/tmp/gm-pack-pass.log 2>&1 || true
+log "simulator benchmark (static, for the GPU machine's CPUs)"
+sh bench/sim/build_static.sh "$root/build-simbench" >/tmp/gm-pack-simbench.log 2>&1 || log "WARNING: bench_sim build failed"
 mkdir -p .devpack
 list=""
-for p in .devbuild build-kat "$rel/lib" "$rel/bin" "$rel/tests/gpu" "$rel/gpu-driver" \
+for p in .devbuild build-kat build-simbench "$rel/lib" "$rel/bin" "$rel/tests/gpu" "$rel/gpu-driver" \
          "$rel/tests/lit/pass/Output/gpu_counts.cu.tmp.app"; do
   [ -e "$p" ] && list="$list $p"
 done
