@@ -4,7 +4,8 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime trace driver pass
-#        overhead ncu-trace ncu-compare; default: the correctness suites)
+#        overhead ncu-trace ncu-compare sim-scaling; default: the
+#        correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
