@@ -154,6 +154,10 @@ GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t 
     if (lead) acc[1]++;
 }
 
+#ifdef GM_CO_DELTA
+#include "coalescing_delta.h"  /* optional repeat detection, off by default */
+#endif
+
 GM_BEFORE_MEM(coalescing)
 {
     if (!gm_counters__coalescing) return;
@@ -170,17 +174,35 @@ GM_BEFORE_MEM(coalescing)
     int same = GM_INFO_SPACE(info) != GM_SPACE_GENERIC && !(info & GM_INFO_MEMINTR);
     uint32_t km = same ? mask : __match_any_sync(mask, kind);
     uint32_t r = 0;
-    if (kind == CO_MEM)
-        r = co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
-    else if (kind == CO_SHARED)
-        r = gm_shared_wavefronts(km, addr, len);
-    /* Loads and stores of a space known at compile time: one kind for the
-     * whole warp and bytes = threads x width, so a key holds everything. */
-    if (same && CO_KEY_OK(r)) {
-        uint32_t *acc = gm_accum__coalescing(site);
-        if (acc) {
-            co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
-            return;
+    int counted = 0;
+#ifdef GM_CO_DELTA
+    if (same && kind == CO_MEM) {
+        uint32_t *acc = gm_accum__coalescing(site), *last = gm_accum__co_last(site);
+        if (acc && last) {  /* tests of the calls themselves: SROA still applies */
+            uint64_t ua = space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr;
+            if (co_repeat(acc, last, mask, ua)) return;
+            r = co_spans(km, ua, len, info);
+            int ok = CO_KEY_OK(r);
+            if (ok) co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
+            co_remember(last, mask, ua, ok);
+            if (ok) return;
+            counted = 1;
+        }
+    }
+#endif
+    if (!counted) {
+        if (kind == CO_MEM)
+            r = co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
+        else if (kind == CO_SHARED)
+            r = gm_shared_wavefronts(km, addr, len);
+        /* Loads and stores of a space known at compile time: one kind for the
+         * whole warp and bytes = threads x width, so a key holds everything. */
+        if (same && CO_KEY_OK(r)) {
+            uint32_t *acc = gm_accum__coalescing(site);
+            if (acc) {
+                co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
+                return;
+            }
         }
     }
     uint32_t bytes = __reduce_add_sync(km, len);

@@ -179,6 +179,53 @@ static void test_coalescing(void)
     }
 }
 
+/* Loops: full warps re-executing a site with lanes shifted by a common
+ * amount (the repeat path of -DGM_CO_DELTA), mixed with shifts that move
+ * lanes apart, partial warps and accesses that straddle sectors and lines. */
+static void test_coalescing_loops(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
+    gm_counters__coalescing = ctr.data();
+    gm_counters__coalescing_matrix = mat.data();
+    co_ref ref[NSITES] = {};
+    static const uint64_t shifts[] = {0, 8, 16, 32, 64, 96, 128, 256, 8192, 1ull << 33}; /* keep w-aligned */
+    for (uint32_t site = 0; site < NSITES; site++) {
+        uint32_t w = 1u << (site % 4), pat = site % 4;
+        uint32_t info = (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;
+        uint64_t addr[32], base = (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+        for (int l = 0; l < 32; l++)
+            addr[l] = base + (pat == 0 ? l * w : pat == 1 ? (l / 16) * 4096 : pat == 2 ? (rnd() % 64) * w : l % 16 * w * 3);
+        for (int t = 0; t < 300; t++) {
+            /* odd sites: partial warps late (after them, no repeats) */
+            uint32_t mask = site % 2 && t > 200 && rnd() % 4 == 0 ? rnd_mask() : ~0u;
+            uint64_t sh = shifts[rnd() % 10];
+            bool perturb = rnd() % 8 == 0;
+            for (int l = 0; l < 32; l++) addr[l] += sh + (perturb && rnd() % 4 == 0 ? w * (rnd() % 40) : 0);
+            warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
+            std::vector<std::pair<uint64_t, uint64_t>> glob;
+            for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
+            co_ref &r = ref[site];
+            uint32_t s = units(glob, 5);
+            r.slot[CO_WARPS]++;
+            r.slot[CO_THREADS] += glob.size();
+            r.slot[CO_SECTORS] += s;
+            r.slot[CO_LINES] += units(glob, 7);
+            r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
+            r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+        }
+    }
+    for (uint32_t s = 0; s < NSITES; s++)
+        warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
+    static const char *names[7] = {"loop.warps", "loop.threads", "loop.sectors", "loop.lines", "loop.ideal", "loop.waves", "loop.ideal_waves"};
+    for (uint32_t s = 0; s < NSITES; s++) {
+        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
+        for (uint32_t c = 0; c < 1024; c++) {
+            auto it = ref[s].matrix.find(c);
+            check("loop.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
+        }
+    }
+}
+
 /* ---- divergence --------------------------------------------------------- */
 static void test_divergence(void)
 {
@@ -344,7 +391,14 @@ int main(void)
     accum_on = true;                  /* again, through register accumulators */
     test_coalescing();
     test_divergence();
-    if (accum.size() != 2 * NSITES) { failures++; fprintf(stderr, "accumulators not used: %zu\n", accum.size()); }
+#ifdef GM_CO_DELTA
+    const size_t naccum = 3 * NSITES;  /* coalescing, co_last, divergence */
+#else
+    const size_t naccum = 2 * NSITES;
+#endif
+    if (accum.size() != naccum) { failures++; fprintf(stderr, "accumulators not used: %zu\n", accum.size()); }
+    accum.clear();
+    test_coalescing_loops();
     accum.clear();
     accum_on = false;
     test_values();
