@@ -70,6 +70,15 @@ static int grow_dev(CUdeviceptr *p, size_t *cap, size_t need)
     return 0;
 }
 
+/* realloc that keeps the old block on failure (no lost pointer, no NULL). */
+static int grow_host(void **p, size_t n, size_t elem)
+{
+    void *q = realloc(*p, n * elem);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
 /* Snapshot of the live allocations this launch can see. The allocation
  * table is copied under the runtime lock; device buffers are made after it
  * is released (no CUDA call while holding a lock a callback may need). */
@@ -81,11 +90,11 @@ static int snapshot(struct gm_modinst *m, int device)
     struct gm_alloc *copy = malloc((n + 1) * sizeof *copy);
     for (size_t i = 0; copy && i < n; i++) copy[i] = *gm_st.allocs.live[i];
     pthread_mutex_unlock(&gm_st.lock);
-    u->ids = realloc(u->ids, (n + 1) * sizeof *u->ids);
-    u->sizes = realloc(u->sizes, (n + 1) * sizeof *u->sizes);
-    u->ranges = realloc(u->ranges, (n + 1) * sizeof *u->ranges);
     u->n = 0;
-    for (size_t i = 0; copy && u->ids && u->sizes && u->ranges && i < n; i++) {
+    int ok = copy && n < UINT32_MAX && grow_host((void **)&u->ids, n + 1, sizeof *u->ids) == 0 &&
+             grow_host((void **)&u->sizes, n + 1, sizeof *u->sizes) == 0 &&
+             grow_host((void **)&u->ranges, n + 1, sizeof *u->ranges) == 0;
+    for (size_t i = 0; ok && i < n; i++) {
         const struct gm_alloc *a = &copy[i];
         if (!a->size || (a->device != device && a->kind != GM_ALLOC_MANAGED)) continue;
         struct adev *d = adev_get(a, m->ctx);
@@ -100,7 +109,6 @@ static int snapshot(struct gm_modinst *m, int device)
         u->ids[u->n] = a->id;
         u->sizes[u->n++] = a->size;
     }
-    int ok = copy && u->ids && u->sizes && u->ranges;
     free(copy);
     return ok ? 0 : -1;
 }
@@ -119,7 +127,15 @@ void gm_alloctab_enter(struct gm_modinst *m, CUstream stream, int device)
     struct gm_alloctab at = {.version = GM_ALLOCTAB_VERSION, .gran_shift = gran_shift(),
                              .chunk_shift = GM_CHUNK_SHIFT, .replica_mask = m->replicas - 1};
     u->active = 0;
-    if (!m->alloctab_global || snapshot(m, device) != 0) return;
+    if (!m->alloctab_global) return;
+    if (!m->replicas) m->replicas = 1; /* replica_mask must not wrap to ~0 */
+    at.replica_mask = m->replicas - 1;
+    if (snapshot(m, device) != 0) {
+        gm_warn("out of host memory for the allocation table; allocations not measured in this launch");
+        u->n = 0;
+        gm_cu.cuMemcpyHtoD(m->alloctab_global, &at, sizeof at); /* n == 0: handler off */
+        return;
+    }
     size_t ctr_bytes = (size_t)m->replicas * u->n * GM_ALLOC_NSLOTS * 8;
     if (u->n && (grow_dev(&u->ranges_dev, &u->ranges_cap, u->n * sizeof *u->ranges) != 0 ||
                  grow_dev(&u->ctr_dev, &u->ctr_cap, ctr_bytes) != 0)) {
@@ -172,6 +188,10 @@ static struct gm_astat *astat_get(uint64_t id, uint64_t size)
 
 /* Per-launch bitmaps are kept up to this many 64-bit words (256 KiB). */
 #define GM_KEEP_LAUNCH_WORDS (1u << 15)
+/* ... and up to this many words over all launches and allocations (512 MiB):
+ * a long run keeps the first launches' bitmaps, not one per launch forever. */
+#define GM_KEEP_TOTAL_WORDS (1ull << 26)
+static uint64_t g_kept_words;
 
 static void add_launch(struct gm_astat *s, const struct gm_astat_launch *l, const uint64_t *bm)
 {
@@ -185,8 +205,11 @@ static void add_launch(struct gm_astat *s, const struct gm_astat_launch *l, cons
     *d = *l;
     uint64_t words = (s->units + 63) / 64;
     d->bitmap = NULL;
-    if (words <= GM_KEEP_LAUNCH_WORDS && (d->bitmap = malloc(words * 8 + 8)))
+    if (words > GM_KEEP_LAUNCH_WORDS || g_kept_words + words > GM_KEEP_TOTAL_WORDS) return;
+    if ((d->bitmap = malloc(words * 8 + 8))) {
         memcpy(d->bitmap, bm, words * 8);
+        g_kept_words += words;
+    }
 }
 
 static void accumulate(uint64_t id, uint64_t size, uint64_t seq, const uint64_t *bm,
@@ -225,6 +248,7 @@ void gm_alloctab_exit(struct gm_modinst *m, uint64_t seq)
     struct gm_alloc_upload *u = &m->up;
     if (!u->active) return;
     u->active = 0;
+    if (!u->n || !u->ids || !u->sizes || !u->ranges) return;
     size_t ctr_n = (size_t)m->replicas * u->n * GM_ALLOC_NSLOTS;
     uint64_t *ctr = malloc(ctr_n * 8 + 8);
     if (!ctr || gm_cu.cuMemcpyDtoH(ctr, u->ctr_dev, ctr_n * 8) != CUDA_SUCCESS) {
@@ -241,6 +265,9 @@ void gm_alloctab_exit(struct gm_modinst *m, uint64_t seq)
             rs += ctr[((size_t)r * u->n + i) * GM_ALLOC_NSLOTS + GM_ALLOC_READ_SECTORS];
             ws += ctr[((size_t)r * u->n + i) * GM_ALLOC_NSLOTS + GM_ALLOC_WRITE_SECTORS];
         }
+        if (!bm || !ch) gm_warn("out of host memory reading allocation %llu (%llu bytes); "
+                                "not measured in this launch",
+                                (unsigned long long)u->ids[i], (unsigned long long)size);
         if (bm && ch && read_range(&u->ranges[i], size, bm, ch) == 0) {
             pthread_mutex_lock(&gm_st.lock);
             accumulate(u->ids[i], size, seq, bm, ch, rs, ws);

@@ -7,7 +7,7 @@
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
  * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
- * Usage: test_runtime_mock CUBIN normal|exit|crash|abort|threads
+ * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|threads
  */
 #include <cuda.h>
 #include <cupti.h>
@@ -31,9 +31,24 @@ enum { NSITES = 5, WARPS = 1000 };
 /* What an allocations handler would do: warp w reads 4 bytes at every 16th
  * byte of the first KiB of the 4 KiB allocation at 0x10000000 (one 32 B
  * sector per access; 64 accesses in all, one per lane-group of 2 warps). */
+static int g_touch_all; /* spmv mode: every range, every 16th byte */
+
+static void touch_all(const struct gm_alloctab *at)
+{
+    for (uint32_t i = 0; i < at->n; i++) {
+        const struct gm_alloc_range *r = &at->ranges[i];
+        for (uint64_t off = 0; off < r->end - r->base; off += 16) {
+            uint64_t g = off >> at->gran_shift;
+            r->bitmap[g / 32] |= 1u << (g % 32);
+            r->chunks[(off >> at->chunk_shift) * GM_ALLOC_CHUNK_SLOTS + GM_ALLOC_CHUNK_READS] += 1;
+        }
+    }
+}
+
 static void kernel_allocations(void)
 {
     const struct gm_alloctab *at = mock_cuda_global("gm_alloctab__allocations__" MODID);
+    if (at && g_touch_all) touch_all(at);
     for (uint32_t i = 0; at && i < at->n; i++) {
         const struct gm_alloc_range *r = &at->ranges[i];
         if (r->base != 0x10000000) continue;
@@ -143,6 +158,26 @@ static void frees(void)
     api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, "cudaMalloc", &rm, NULL);
 }
 
+/* spmv's allocations at 2^21 rows, 16 per row on average (examples/spmv.cu):
+ * CSR rowptr/col/val, ELL col/val (32 x rows), x, y; then 3 launches. */
+static void spmv_like(void)
+{
+    static const uint64_t sizes[7] = {8388612, 138412032, 138412032, 268435456, 268435456,
+                                      8388608, 8388608};
+    for (int i = 0; i < 7; i++) {
+        CUdeviceptr p = 0x7f0000000000ull + (CUdeviceptr)i * 0x20000000ull;
+        cuMemAlloc_v2_params pa = {.dptr = &p, .bytesize = sizes[i]};
+        DRV(cuMemAlloc_v2, &pa, NULL);
+    }
+    g_touch_all = 1;
+    for (int k = 0; k < 3; k++) {
+        cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 16384, .gridDimY = 1,
+                                    .gridDimZ = 1, .blockDimX = 128, .blockDimY = 1, .blockDimZ = 1};
+        DRV(cuLaunchKernel, &lk, "_Z6vecaddPKfS0_Pfi");
+    }
+    g_touch_all = 0;
+}
+
 /* Host threads launching and allocating at once: launches are serialised by
  * the runtime, so every thread's counts must add up exactly. */
 static void *thread_main(void *arg)
@@ -169,8 +204,9 @@ static void threads(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash\n"); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv\n"); return 2; }
     load_module(argv[1]);
+    if (!strcmp(argv[2], "spmv")) spmv_like();
     memory_events();
     launches();
     frees();
