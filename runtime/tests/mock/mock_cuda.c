@@ -94,7 +94,8 @@ MOCK_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUst
     memset((void *)(uintptr_t)d, v, n);
     return CUDA_SUCCESS;
 }
-MOCK_API CUresult cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
+/* MOCK_SYNC_FAIL set: every kernel "faults" (the sticky error of a bad access) */
+MOCK_API CUresult cuStreamSynchronize(CUstream s) { (void)s; return getenv("MOCK_SYNC_FAIL") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
 MOCK_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
 {
     *st = (uintptr_t)s == 0xcafe ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
