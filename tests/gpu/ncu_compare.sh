@@ -22,20 +22,8 @@ ncu=${NCU:-$(command -v ncu 2>/dev/null || echo "$cuda/bin/ncu")}
 out=${OUT:-/tmp/gm-ncu-compare}
 raw=$out/ncu_compare
 
-# Same arguments as tests/gpu/run.sh (args_of): small, so ncu stays fast.
-args_of() {
-  case $1 in
-  vector_add) echo "1048576 1" ;;
-  transpose) echo "512 1" ;;
-  reduction) echo "1048576 1" ;;
-  spmv) echo "16384 8 1" ;;
-  branchy) echo "1048576 1" ;;
-  pointer_chase) echo "65536 33 1000 1" ;;
-  sgemm) echo "256 1" ;;
-  stencil) echo "512 1" ;;
-  *) echo "" ;;
-  esac
-}
+# Arguments per example (shared with the other GPU checks).
+. "$root/tests/gpu/example_args.sh"
 
 # The metrics this ncu knows, comma-separated, from tests/gpu/ncu/metrics.py.
 known_metrics() {

@@ -24,20 +24,8 @@ result() { # STATUS MESSAGE
   if [ "$1" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 
-# Arguments per example: small, quick, and what the count expectations use.
-args_of() {
-  case $1 in
-  vector_add) echo "1048576 1" ;;
-  transpose) echo "512 1" ;;
-  reduction) echo "1048576 1" ;;
-  spmv) echo "16384 8 1" ;;
-  branchy) echo "1048576 1" ;;
-  pointer_chase) echo "65536 33 1000 1" ;;
-  sgemm) echo "256 1" ;;
-  stencil) echo "512 1" ;;
-  *) echo "" ;;
-  esac
-}
+# Arguments per example (shared with the other GPU checks).
+. "$root/tests/gpu/example_args.sh"
 
 run_variant() { # NAME VARIANT ARGS... ; output in $work/NAME.VARIANT.txt
   n=$1 v=$2
