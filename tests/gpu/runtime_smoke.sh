@@ -89,6 +89,17 @@ run() {
   run_mode threads
   [ $rc = 0 ] && check_sites "$OUTD/threads.err" $((16 * W)) threads || fail "threads: exit status $rc"
 
+  run_mode gpus
+  ngpu=$(awk '$2 == "gpus" { print $3 }' "$OUTD/gpus.out")
+  if [ $rc = 0 ] && [ -n "$ngpu" ]; then
+    grep -q "sums equal" "$OUTD/gpus.out" && pass "gpus: $ngpu GPUs, every device's result equals device 0's" \
+      || fail "gpus: results differ between devices"
+    grep -q "$ngpu kernel launches ($ngpu instrumented)" "$OUTD/gpus.err" && pass "gpus: $ngpu launches seen, one per GPU" \
+      || fail "gpus: launch summary wrong: $(grep 'kernel launches' "$OUTD/gpus.err")"
+    check_sites "$OUTD/gpus.err" $((ngpu * W)) "gpus($ngpu)"
+    [ "$ngpu" -lt 2 ] && echo "NOTE: one GPU here: the multi-GPU case needs a machine with several"
+  else fail "gpus: exit status $rc"; fi
+
   run_mode exit
   [ $rc = 7 ] && pass "exit: exit status 7 kept" || fail "exit: exit status $rc, expected 7"
   check_sites "$OUTD/exit.err" $W exit

@@ -126,6 +126,48 @@ static void launch_threads(void)
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
 }
 
+/* One host thread per GPU (device 0 included), each with its own
+ * arrays: the runtime keeps per-context state and must count every
+ * device's launch. Sets *ndev; returns 0 if every device's sum equals
+ * device 0's. */
+static float *host_in;
+static double gpu_sums[64];
+
+static void *gpu_main(void *arg)
+{
+    int d = (int)(intptr_t)arg;
+    float *a, *b, *c, *h = (float *)malloc(n * sizeof(float));
+    CK(cudaSetDevice(d));
+    CK(cudaMalloc(&a, n * sizeof(float)));
+    CK(cudaMalloc(&b, n * sizeof(float)));
+    CK(cudaMalloc(&c, n * sizeof(float)));
+    CK(cudaMemcpy(a, host_in, n * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(b, host_in, n * sizeof(float), cudaMemcpyHostToDevice));
+    vecadd<<<n / 256, 256>>>(a, b, c, n);
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(h, c, n * sizeof(float), cudaMemcpyDeviceToHost));
+    double s = 0;
+    for (int i = 0; i < n; i++) s += h[i];
+    gpu_sums[d] = s;
+    CK(cudaFree(a)); CK(cudaFree(b)); CK(cudaFree(c));
+    free(h);
+    return NULL;
+}
+
+static int launch_gpus(float *h, int *ndev)
+{
+    pthread_t t[64];
+    CK(cudaGetDeviceCount(ndev));
+    if (*ndev > 64) *ndev = 64;
+    host_in = h;
+    for (int d = 0; d < *ndev; d++) pthread_create(&t[d], NULL, gpu_main, (void *)(intptr_t)d);
+    for (int d = 0; d < *ndev; d++) pthread_join(t[d], NULL);
+    CK(cudaSetDevice(0));
+    for (int d = 1; d < *ndev; d++)
+        if (gpu_sums[d] != gpu_sums[0]) return 1;
+    return 0;
+}
+
 static double checksum(void)
 {
     float *h = (float *)malloc(n * sizeof(float));
@@ -164,6 +206,11 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "exit") || !strcmp(mode, "crash") || !strcmp(mode, "abort")) {
         launch_runtime();
         launches += 1;
+    }
+    if (!strcmp(mode, "gpus")) {
+        int ndev = 0, bad = launch_gpus(h, &ndev);
+        printf("smoke: gpus %d sums %s\n", ndev, bad ? "differ" : "equal");
+        launches += ndev;
     }
     CK(cudaDeviceSynchronize());
     printf("smoke: mode %s launches %d checksum %.1f\n", mode, launches, checksum());
