@@ -16,15 +16,13 @@
 
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
-#define GM_ACCUM_WORDS 2
+#define GM_ACCUM_WORDS 6
 /* Accumulators per kernel (GM_ACCUM_WORDS registers each). */
 #define GM_ACCUM_MAX 16
 
 struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
 struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
 
-/* Blocks of a function, sorted by address, with a visit stamp each. */
-struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
 
 static int cmp_ptr(const void *a, const void *b)
 {
@@ -32,7 +30,7 @@ static int cmp_ptr(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void cfg_init(struct gm_blocks *g, LLVMValueRef f)
+void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f)
 {
     g->n = LLVMCountBasicBlocks(f);
     g->bb = calloc(g->n + 1, sizeof *g->bb);
@@ -45,7 +43,7 @@ static void cfg_init(struct gm_blocks *g, LLVMValueRef f)
     g->now = 0;
 }
 
-static void cfg_free(struct gm_blocks *g)
+void gm_cfg_blocks_free(struct gm_blocks *g)
 {
     free(g->bb);
     free(g->stack);
@@ -68,7 +66,7 @@ static void push_succ(struct gm_blocks *g, LLVMBasicBlockRef b, unsigned *sp)
 }
 
 /* 1 if b reaches itself (it lies in a loop). */
-static int on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b)
+int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b)
 {
     unsigned sp = 0;
     g->now++;
@@ -131,7 +129,7 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
 
 /* Null tests of the call's result become constants: SROA does not
  * promote an alloca whose address is compared. */
-static void fold_null_tests(LLVMValueRef call, int nonnull)
+void gm_fold_null_tests(LLVMValueRef call, int nonnull)
 {
     LLVMUseRef u = LLVMGetFirstUse(call), next;
     for (; u; u = next) {
@@ -156,9 +154,9 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    if (kernel && flush && LLVMIsAConstantInt(site) && on_cycle(g, LLVMGetInstructionParent(call)))
+    if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call)))
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
-    fold_null_tests(call, slot != NULL);
+    gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
 }
@@ -211,13 +209,13 @@ int gm_accum_lower(LLVMModuleRef m)
             continue;
         struct gm_kacc k = {.n = 0};
         struct gm_blocks g;
-        cfg_init(&g, f);
+        gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel);
         add_flushes(&k, b, f);
         any |= k.n > 0;
-        cfg_free(&g);
+        gm_cfg_blocks_free(&g);
         free(calls);
     }
     LLVMDisposeBuilder(b);

@@ -88,7 +88,7 @@ extern "C" __constant__ uint32_t __gm_replica_mask;
  * kernels, builds without the pass) the call returns NULL: update memory
  * directly. Keeps per-event memory updates out of hot loops. (The stub
  * reads site in its asm so the optimiser keeps the constant argument.) */
-#define GM_ACCUM_WORDS 2
+#define GM_ACCUM_WORDS 6
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
 #ifndef GM_HOST_EMULATION
@@ -107,6 +107,60 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
 #else
 #define GM_ROLLED
 #endif
+
+/* ---- block accumulators (optional; see docs/analyses.md, Speed) ----
+ * GM_BLOCK(name) defines gm_block__name(site, words): in a kernel, for a
+ * site outside loops (it runs at most once per thread), the pass replaces
+ * each call with a pointer to `words` (a constant) uint32_t words in shared
+ * memory, private to the thread block and the site, zero at kernel entry;
+ * handlers add to them with shared atomics (32-bit: a block's sums for one
+ * execution per thread fit). Before every return of the kernel, the pass
+ * calls gm_block_last__name(base): 1 in the threads of the group that
+ * brings the block's count of returned threads to its size; then, for every
+ * site, the handler's GM_BLOCK_FLUSH(name)(site, words, last), which adds the
+ * block's sums to memory when last != 0 (every earlier thread has returned:
+ * the sums are final). Anywhere else (loops, functions that are not kernels,
+ * kernels with dynamic shared memory or over the shared budget, builds
+ * without the pass) the call returns NULL: update memory directly. A thread
+ * that never returns (trap, asm exit) leaves its block's sums unflushed. */
+#define GM_BLOCK_FN_PREFIX "gm_block__"
+#define GM_BLOCK_INIT_PREFIX "gm_block_init__"
+#define GM_BLOCK_LAST_PREFIX "gm_block_last__"
+#define GM_BLOCK_FLUSH_PREFIX "gm_block_flush__"
+#ifndef GM_HOST_EMULATION
+#define GM_BLOCK_STUB(name) \
+    extern "C" __device__ __noinline__ __attribute__((used)) uint32_t *gm_block__##name(uint32_t site, uint32_t words) \
+    { uint32_t *p; asm volatile("mov.u64 %0, 0; // %1 %2" : "=l"(p) : "r"(site), "r"(words)); return p; }
+/* Zeroes the block's words (base[0] counts returned threads) and waits for
+ * the whole block: the pass calls it at kernel entry, where every thread is. */
+#define GM_BLOCK_INIT(name) \
+    GM_DEV void gm_block_init__##name(uint32_t *base, uint32_t nwords) \
+    { \
+        uint32_t t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \
+        for (uint32_t i = t; i < nwords; i += blockDim.x * blockDim.y * blockDim.z) base[i] = 0; \
+        __syncthreads(); \
+    }
+/* 1 in the group of threads that returns last in its block. */
+#define GM_BLOCK_LAST(name) \
+    GM_DEV uint32_t gm_block_last__##name(uint32_t *base) \
+    { \
+        uint32_t mask = __activemask(), n = __popc(mask), old = 0; \
+        __threadfence_block(); \
+        if (gm_is_leader_of(mask)) old = atomicAdd(base, n); \
+        old = __shfl_sync(mask, old, gm_leader_of(mask)); \
+        uint32_t last = old + n == blockDim.x * blockDim.y * blockDim.z; \
+        if (last) __threadfence_block(); \
+        return last; \
+    }
+#define GM_BLOCK(name) GM_BLOCK_STUB(name) GM_BLOCK_INIT(name) GM_BLOCK_LAST(name)
+#else /* handlers/emu supplies block words */
+uint32_t *gm_emu_block(const char *name, uint32_t site, uint32_t words);
+#define GM_BLOCK(name) \
+    extern "C" uint32_t *gm_block__##name(uint32_t site, uint32_t words) { return gm_emu_block(#name, site, words); }
+#endif
+#define GM_BLOCK_FLUSH(name) GM_DEV void gm_block_flush__##name(uint32_t site, uint32_t *words, uint32_t last)
+/* A block word as another thread left it (before the flush). */
+GM_INL uint32_t gm_block_word(const uint32_t *w, uint32_t i) { return *(const volatile uint32_t *)(w + i); }
 
 /* ---- warp and thread helpers (all inline, no shared memory) ---- */
 
