@@ -41,11 +41,17 @@ static void delete_dead(LLVMModuleRef m)
     }
 }
 
+/* Functions the accumulator lowerings (accum.c, block.c) call or replace. */
+static int is_late(LLVMValueRef f)
+{
+    return gm_accum_is_late(f) || gm_block_is_late(f);
+}
+
 /* Marks handler code (late: the accumulator functions) always-inline. */
 static void mark_inline(LLVMModuleRef m, int late)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (!is_handler_code(f) || gm_accum_is_late(f) != late)
+        if (!is_handler_code(f) || is_late(f) != late)
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
         LLVMSetVisibility(f, LLVMDefaultVisibility);
@@ -68,17 +74,18 @@ static int run_inliner(LLVMModuleRef m, struct gm_err *e)
     return -1;
 }
 
-/* Handlers first; then the accumulators they asked for (accum.c) and the
- * flush calls that lowering added. */
+/* Handlers first; then the accumulators they asked for (accum.c: registers,
+ * block.c: shared memory) and the calls those lowerings added. */
 int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (is_handler_code(f) && gm_accum_is_late(f))
+        if (is_handler_code(f) && is_late(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     mark_inline(m, 0);
     if (run_inliner(m, e) < 0)
         return -1;
-    if (gm_accum_lower(m)) {
+    int acc = gm_accum_lower(m);
+    if (gm_block_lower(m) | acc) {
         mark_inline(m, 1);
         if (run_inliner(m, e) < 0)
             return -1;

@@ -59,6 +59,15 @@ void gm_fold_nsites(LLVMModuleRef m);
 /* Register accumulators (accum.c): returns 1 if any was made. */
 int gm_accum_lower(LLVMModuleRef m);
 int gm_accum_is_late(LLVMValueRef f);
+/* Blocks of a function, sorted by address, with a visit stamp each (accum.c). */
+struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
+void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f);
+void gm_cfg_blocks_free(struct gm_blocks *g);
+int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b);   /* b lies in a loop */
+void gm_fold_null_tests(LLVMValueRef call, int nonnull);     /* icmp call, null -> constant */
+/* Block accumulators in shared memory (block.c): returns 1 if any was made. */
+int gm_block_lower(LLVMModuleRef m);
+int gm_block_is_late(LLVMValueRef f);
 
 /* Which events are instrumented: options and handlers together. */
 struct gm_active { int ev[GM_EV_N]; };

@@ -154,6 +154,56 @@ GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t 
     if (lead) acc[1]++;
 }
 
+/* Block accumulators (sites outside loops, see the SDK): per site, the
+ * block's sums of the seven slots, and one matrix cell with its count (the
+ * first cell a warp of the block claims; other cells go to memory). */
+GM_BLOCK(coalescing);
+enum { CO_B_CELL = 7, CO_B_COUNT, CO_B_WORDS };
+
+GM_INL void co_block_cell(uint32_t *b, uint32_t site, uint32_t cell)
+{
+    uint32_t k = gm_block_word(b, CO_B_CELL);
+    if (!k) k = atomicCAS_block(b + CO_B_CELL, 0u, cell + 1);
+    if (!k || k == cell + 1) atomicAdd(b + CO_B_COUNT, 1u);
+    else if (gm_counters__coalescing_matrix)
+        atomicAdd(gm_counters__coalescing_matrix + site * 1024 + cell, 1ull);
+}
+
+/* One warp execution of a load or store (bytes = threads x width): lane of
+ * rank j does job j (one warp-wide shared RED), the next lane the matrix. */
+GM_INL void co_block_add(uint32_t *b, uint32_t site, uint32_t mask, uint32_t kind, uint32_t r, uint32_t len)
+{
+    uint32_t n = __popc(mask), rank = __popc(mask & gm_lanemask_lt());
+    uint32_t jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
+    for (uint32_t j = rank; j <= jobs; j += n) {
+        if (j == jobs) {
+            uint32_t s = r & 0xffff;
+            if (kind == CO_MEM) co_block_cell(b, site, (n - 1) * 32 + (s < 32 ? s : 32) - 1);
+            continue;
+        }
+        uint32_t slot = co_job_slot(kind, j);
+        uint32_t v = co_job_value(slot, n, r, n * len, 1);
+        if (v) atomicAdd(b + slot, v);
+    }
+}
+
+/* The last threads of the block add its sums (lane of rank j: word j). */
+GM_BLOCK_FLUSH(coalescing)
+{
+    if (!last || !gm_counters__coalescing) return;
+    uint32_t mask = gm_active(), n = __popc(mask);
+    unsigned long long *c = gm_site_counters(gm_counters__coalescing, site, gm_slots__coalescing);
+    GM_ROLLED
+    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < CO_B_CELL + 1; j += n) {
+        uint32_t v = gm_block_word(words, j == CO_B_CELL ? (uint32_t)CO_B_COUNT : j);
+        if (!v) continue;
+        if (j < CO_B_CELL) atomicAdd(c + j, (unsigned long long)v);
+        else if (gm_counters__coalescing_matrix)
+            atomicAdd(gm_counters__coalescing_matrix + site * 1024 + gm_block_word(words, CO_B_CELL) - 1,
+                      (unsigned long long)v);
+    }
+}
+
 #ifdef GM_CO_DELTA
 #include "coalescing_delta.h"  /* optional repeat detection, off by default */
 #endif
@@ -201,6 +251,13 @@ GM_BEFORE_MEM(coalescing)
             uint32_t *acc = gm_accum__coalescing(site);
             if (acc) {
                 co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
+                return;
+            }
+        }
+        if (same) {
+            uint32_t *b = gm_block__coalescing(site, CO_B_WORDS);
+            if (b) {
+                co_block_add(b, site, mask, kind, r, len);
                 return;
             }
         }

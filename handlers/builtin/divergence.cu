@@ -12,6 +12,8 @@ enum { DV_EXECS, DV_THREADS, DV_TAKEN, DV_NOT_TAKEN, DV_DIVERGENT };
  * key (threads | taken << 6 | divergent << 12) of the run of equal warp
  * executions this lane led last, acc[1] their number. */
 GM_ACCUM(divergence);
+/* Block accumulators (branches outside loops, see the SDK): one word per slot. */
+GM_BLOCK(divergence);
 
 /* Slot j's share of a run of `count` executions of key. */
 GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
@@ -62,10 +64,26 @@ GM_BEFORE_BRANCH(divergence)
         if (lead) acc[1]++;
         return;
     }
-    /* slot-per-lane: lane of rank j adds slot j (one warp-wide RED) */
+    /* slot-per-lane: lane of rank j adds slot j (one warp-wide RED), to the
+     * block's words outside loops (see the SDK), else to memory */
+    uint32_t *b = gm_block__divergence(site, gm_slots__divergence);
     for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
         uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? taken
                    : j == DV_NOT_TAKEN ? n - taken : (uint32_t)divergent;
+        if (v && b) atomicAdd(b + j, v);
+        else if (v) atomicAdd(c + j, (unsigned long long)v);
+    }
+}
+
+/* The last threads of the block add its sums (lane of rank j: slot j). */
+GM_BLOCK_FLUSH(divergence)
+{
+    if (!last || !gm_counters__divergence) return;
+    uint32_t mask = gm_active(), n = __popc(mask);
+    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
+    GM_ROLLED
+    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
+        uint32_t v = gm_block_word(words, j);
         if (v) atomicAdd(c + j, (unsigned long long)v);
     }
 }

@@ -43,6 +43,21 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site)
     return &accum[{name, site}][gm_emu::lane * GM_ACCUM_WORDS];
 }
 
+/* Block accumulators (GM_BLOCK): off, or per site words that all warps of
+ * a test share (one thread block), flushed by a full warp at the end with
+ * last = 1, as the pass arranges for sites outside loops. */
+static bool block_on;
+static std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> blockw;
+uint32_t *gm_emu_block(const char *name, uint32_t site, uint32_t words)
+{
+    if (!block_on) return nullptr;
+    std::lock_guard<std::mutex> g(accum_mu);
+    auto &v = blockw[{name, site}];
+    if (v.empty()) v.assign(words, 0);
+    if (v.size() != words) { fprintf(stderr, "emu: block words of %s site %u: %u then %zu\n", name, site, words, v.size()); abort(); }
+    return v.data();
+}
+
 typedef unsigned long long u64;
 static int failures;
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -169,6 +184,9 @@ static void test_coalescing(void)
     if (accum_on)
         for (uint32_t s = 0; s < NSITES; s++)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
+    if (block_on)
+        for (uint32_t s = 0; s < NSITES; s++)
+            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__coalescing(s, gm_emu_block("coalescing", s, CO_B_WORDS), 1); });
     static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
     for (uint32_t s = 0; s < NSITES; s++) {
         for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
@@ -252,6 +270,9 @@ static void test_divergence(void)
     if (accum_on)
         for (uint32_t s = 0; s < NSITES; s++)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__divergence(s, gm_emu_accum("divergence", s)); });
+    if (block_on)
+        for (uint32_t s = 0; s < NSITES; s++)
+            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__divergence(s, gm_emu_block("divergence", s, gm_slots__divergence), 1); });
     static const char *names[5] = {"dv.execs", "dv.threads", "dv.taken", "dv.not_taken", "dv.divergent"};
     for (uint32_t s = 0; s < NSITES; s++)
         for (int k = 0; k < 5; k++) check(names[k], s, summed(ctr, 5, s, k), ref[s][k]);
@@ -401,6 +422,12 @@ int main(void)
     test_coalescing_loops();
     accum.clear();
     accum_on = false;
+    block_on = true;                  /* again, through block accumulators */
+    test_coalescing();
+    test_divergence();
+    if (blockw.empty()) { failures++; fprintf(stderr, "block accumulators not used\n"); }
+    blockw.clear();
+    block_on = false;
     test_values();
     test_allocations();
     test_count_memops();

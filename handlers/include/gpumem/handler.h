@@ -146,6 +146,7 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
     { \
         uint32_t mask = __activemask(), n = __popc(mask), old = 0; \
         __threadfence_block(); \
+        __syncwarp(mask); \
         if (gm_is_leader_of(mask)) old = atomicAdd(base, n); \
         old = __shfl_sync(mask, old, gm_leader_of(mask)); \
         uint32_t last = old + n == blockDim.x * blockDim.y * blockDim.z; \
