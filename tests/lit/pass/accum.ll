@@ -1,6 +1,6 @@
 ; SPDX-License-Identifier: Apache-2.0
 ; Register accumulators (GM_ACCUM): in a kernel, a site inside a loop gets a
-; private [2 x i32] alloca zeroed at entry, and the flush handler is inlined
+; private [GM_ACCUM_WORDS x i32] alloca zeroed at entry, and the flush handler is inlined
 ; before the ret (its counter updates appear there); a site outside any
 ; loop, and any site in a non-kernel function, gets NULL (direct updates,
 ; no alloca). No gm_accum call or stub survives.
@@ -12,8 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT: gm_accum
 ; CHECK-LABEL: define ptx_kernel void @loop(
 ; CHECK: entry:
-; CHECK-NEXT: %gm.acc = alloca [2 x i32]
-; CHECK-NEXT: store [2 x i32] zeroinitializer, ptr %gm.acc
+; CHECK-NEXT: %gm.acc = alloca [[ACC:\[[0-9]+ x i32\]]]
+; CHECK-NEXT: store [[ACC]] zeroinitializer, ptr %gm.acc
 ; CHECK-NOT: alloca
 ; CHECK: exit:
 ; CHECK: atomicrmw add
