@@ -543,7 +543,8 @@ static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *
     if (!fi) return;
     t->launch_fn = NULL;
     GM_GUARD_BEGIN();
-    if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+    const CUresult *ret = cb->functionReturnValue;
+    if (ret && *ret == CUDA_SUCCESS) {
         /* the cost of exact per-launch counters: the host waits for the kernel */
         if (t->ev[1]) gm_cu.cuEventRecord(t->ev[1], d->stream);
         CUresult r = gm_cu.cuStreamSynchronize(d->stream);

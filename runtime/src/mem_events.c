@@ -266,7 +266,10 @@ static int driver_set(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 void gm_on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    if (*(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS) return;
+    /* functionReturnValue may be NULL: never read it unchecked (a failed
+     * kernel sends the program into calls it makes only on errors) */
+    const CUresult *ret = cb->functionReturnValue;
+    if (!ret || *ret != CUDA_SUCCESS) return;
     if (!driver_alloc(cbid, cb) && !driver_copy(cbid, cb)) driver_set(cbid, cb);
 }
 
@@ -288,7 +291,8 @@ void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     struct gm_tls *t = gm_tls();
     if (t->api_depth != 1 || t->outer_recorded) return;
-    if (*(const cudaError_t *)cb->functionReturnValue != cudaSuccess) return;
+    const cudaError_t *ret = cb->functionReturnValue; /* NULL for some calls */
+    if (!ret || *ret != cudaSuccess) return;
     switch (cbid) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
         rec_alloc(S(*P(cudaMalloc_v3020_params)->devPtr), P(cudaMalloc_v3020_params)->size, GM_ALLOC_DEVICE, 0);

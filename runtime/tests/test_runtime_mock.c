@@ -158,6 +158,25 @@ static void frees(void)
     api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, "cudaMalloc", &rm, NULL);
 }
 
+/* A program's error path: cudaGetErrorString and cuGetErrorString arrive
+ * with functionReturnValue NULL (they return no error code); the runtime
+ * must not read it (regression: spmv.alloc died with SIGSEGV on the H100
+ * after its kernel failed, before the program printed its error). */
+static void error_path(void)
+{
+    CUpti_CallbackData cb = {.functionName = "cudaGetErrorString", .context = CTX};
+    for (int site = 0; site < 2; site++) {
+        cb.callbackSite = site ? CUPTI_API_EXIT : CUPTI_API_ENTER;
+        cb.functionName = "cudaGetErrorString";
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorString_v3020, &cb);
+    }
+    for (int site = 0; site < 2; site++) {
+        cb.callbackSite = site ? CUPTI_API_EXIT : CUPTI_API_ENTER;
+        cb.functionName = "cuGetErrorString";
+        mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGetErrorString, &cb);
+    }
+}
+
 /* spmv's allocations at 2^21 rows, 16 per row on average (examples/spmv.cu):
  * CSR rowptr/col/val, ELL col/val (32 x rows), x, y; then 3 launches. */
 static void spmv_like(void)
@@ -210,6 +229,7 @@ int main(int argc, char **argv)
     memory_events();
     launches();
     frees();
+    error_path();
     if (!strcmp(argv[2], "threads")) threads();
     printf("test: done\n");
     fflush(stdout);
