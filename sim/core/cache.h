@@ -206,12 +206,14 @@ GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
 
 /* Prefetches the state of the way a lookup of tag will use (the way
  * holding it, else the LRU victim); the tag row should be cached already.
- * Returns the way holding tag now, or -1: a hint for gm_cache_find_at. */
-GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
+ * Returns the way holding tag now, or -1: a hint for gm_cache_find_at; when
+ * absent, *vic = the LRU victim way now (else ways). */
+GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag, uint32_t *vic)
 {
     uint64_t base = (uint64_t)set * c->ways;
     int w = gm_way_of(c->tags + base, c->ways, tag), v = w;
-    if (w < 0 && c->repl == GM_REPL_LRU) v = (int)lru_victim(c->age + base, c->ways);
+    *vic = c->ways;
+    if (w < 0 && c->repl == GM_REPL_LRU) *vic = (uint32_t)(v = (int)lru_victim(c->age + base, c->ways));
     if (v >= 0) __builtin_prefetch(&c->data[base + (uint32_t)v], 1);
     return w;
 }
@@ -241,10 +243,12 @@ GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uin
 }
 
 /* Inserts a line (after a miss), copying the evicted line's state to *victim
- * (victim->dirty = 0 when the way was empty). Returns the new, most recent
- * line, with no valid bytes. */
-GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint64_t tag,
-                                          struct gm_line *victim)
+ * (victim->dirty = 0 when the way was empty). vhint: the LRU victim way
+ * when the set was prefetched (or >= ways): used when that way is still the
+ * oldest (exact: the ages of a set are a permutation, so one way has age
+ * ways-1). Returns the new, most recent line, with no valid bytes. */
+GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, uint64_t tag,
+                                             struct gm_line *victim, uint32_t vhint)
 {
     uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
     uint32_t w;
@@ -253,8 +257,9 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
         w = empty >= 0 ? (uint32_t)empty : plru_victim(c->plru[set], c->ways);
         plru_touch(&c->plru[set], c->ways, w);
     } else {
-        w = lru_victim(c->age + base, c->ways);
-        lru_touch(c->age + base, c->ways, w);
+        uint8_t *age = c->age + base;
+        w = vhint < c->ways && age[vhint] == c->ways - 1 ? vhint : lru_victim(age, c->ways);
+        lru_touch(age, c->ways, w);
     }
     struct gm_line *e = &c->data[base + w];
     *victim = *e;
@@ -262,6 +267,11 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
     memset(e, 0, sizeof *e);
     t[w] = tag;
     return e;
+}
+GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint64_t tag,
+                                          struct gm_line *victim)
+{
+    return gm_cache_insert_at(c, set, tag, victim, UINT32_MAX);
 }
 
 /* Drops a present line (write-invalidate): LRU makes its way the oldest. */

@@ -93,14 +93,14 @@ struct gm_l2res { uint32_t n, h, f, far; };   /* sectors, hits, DRAM reads, far 
 
 GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line,
                                     uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask,
-                                    uint32_t op, const uint32_t *bytes, int hint)
+                                    uint32_t op, const uint32_t *bytes, struct gm_l2hint h)
 {
-    struct gm_line *e = gm_cache_find_at(c, set, line + 1, hint), victim;
+    struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
     if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
-        e = gm_cache_insert(c, set, line + 1, &victim);
+        e = gm_cache_insert_at(c, set, line + 1, &victim, h.vic);
         evict(w, &victim);
     }
     uint32_t full = full_mask(e) & mask;
@@ -130,10 +130,10 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
     C->dram_rd += r.f;
 }
 
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q)
+void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h)
 {
     struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op,
-                                  q->bytes, -1);
+                                  q->bytes, h);
     count_l2(&w->allocs[q->alloc], q->op, r);
     count_l2(&w->sites[q->site], q->op, r);
 }
@@ -158,7 +158,8 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
     if (!mask) return;
     uint32_t set = x->l2set;
     if (!par) {
-        struct gm_l2res r = l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, x->l2hint);
+        struct gm_l2hint h = {x->l2hint, x->l2vic, x->l2abs};
+        struct gm_l2res r = l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, h);
         x->l2n = (uint8_t)r.n;
         x->l2h = (uint8_t)r.h;
         x->dr = (uint8_t)r.f;
@@ -231,13 +232,73 @@ static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint
         x->smask = (uint8_t)le->smask;
         x->op = (uint8_t)op;
         x->l2hint = -1;
+        x->l2vic = 0xff;
+        x->l2abs = 0;
         x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
     }
 }
 
+/* Bytes [o0, o1) of a line (0 <= o0 < o1 <= 128) in sector k, as a mask. */
+GM_INLINE uint32_t sector_bytes(int o0, int o1, int k)
+{
+    int lo = o0 - 32 * k, hi = o1 - 32 * k;
+    lo = lo < 0 ? 0 : lo > 32 ? 32 : lo;
+    hi = hi < 0 ? 0 : hi > 32 ? 32 : hi;
+    return (uint32_t)((1ull << hi) - 1) & ~(uint32_t)((1ull << lo) - 1);
+}
+
+/* Byte masks of bytes [o0, o1) of a line, per sector; returns the sectors. */
+static uint32_t partial_line(uint32_t *bytes, int o0, int o1)
+{
+    uint32_t smask = 0;
+    for (int k = 0; k < 4; k++) {
+        bytes[k] = sector_bytes(o0, o1, k);
+        smask |= (uint32_t)(bytes[k] != 0) << k;
+    }
+    return smask;
+}
+
+/* A global access whose 32 lanes cover [addr, addr + len) contiguously
+ * (len <= 512): its lines straight into w->buf, the entries add_lines
+ * makes from coal_range's (lines ascending, first byte, byte masks). */
+static void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t len, uint32_t site,
+                      uint32_t rec, uint32_t sm, uint32_t op)
+{
+    uint64_t end = addr + len;
+    for (uint64_t line = addr >> 7; line << 7 < end; line++) {
+        uint64_t base = line << 7;
+        int o0 = addr > base ? (int)(addr - base) : 0, o1 = end - base < 128 ? (int)(end - base) : 128;
+        struct gm_lacc *x = &w->buf[w->nbuf++];
+        x->line = line;
+        uint32_t smask = 0xf;
+        if (o0 == 0 && o1 == 128) x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = GM_FULL;
+        else smask = partial_line(x->bytes, o0, o1);
+        x->alloc = alloc_of(s, w, base + (uint32_t)o0);
+        x->site = site;
+        x->rec = rec;
+        x->sm = (uint16_t)sm;
+        x->l1set = gm_cache_set(&s->l1[sm], line);
+        x->l2set = gm_cache_set(&s->l2, line);
+        x->smask = (uint8_t)smask;
+        x->op = (uint8_t)op;
+        x->l2hint = -1;
+        x->l2vic = 0xff;
+        x->l2abs = 0;
+        x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
+    }
+}
+
+/* 1 when a is the common coalesced access: all lanes, lane k at
+ * addr[0] + k * width, width <= 16 (one piece), no address wrap. */
+GM_INLINE int contiguous(const struct gm_access *a, uint32_t width)
+{
+    if (a->active != GM_FULL || a->addr[31] - a->addr[0] != 31ull * width) return 0;   /* cheap reject */
+    return a->addr[0] <= UINT64_MAX - 32 * width - 256 && gm_contiguous(a, width);
+}
+
 void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
-    uint32_t site = site_index(s, a), sm = a->smid % s->cfg.sm_count;
+    uint32_t site = site_index(s, a), sm = a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
     struct gm_counts *S = &w->sites[site];
     if (!a->active) return;
     if (a->space == GM_SPACE_SHARED) { S->shared_req++; return; }
@@ -248,9 +309,16 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     int local = a->space == GM_SPACE_LOCAL;
     uint32_t width = a->width ? a->width : 1, nact = (uint32_t)__builtin_popcount(a->active);
     uint32_t op = (a->kind & GM_TRACE_ATOMIC) ? GM_OP_ATOM : (a->kind & GM_TRACE_STORE) ? GM_OP_WRITE : GM_OP_READ;
-    sm_l1(s, sm);
+    if (s->l1_gen[sm] != s->gen) sm_l1(s, sm);
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+    if (!local && contiguous(a, width)) {   /* same entries as below, without the coalescer */
+        uint32_t id = alloc_of(s, w, a->addr[0]);
+        w->allocs[id].requests++;
+        w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+        add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
+        return;
+    }
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */
@@ -332,6 +400,28 @@ GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, in
     if (!par) gm_cache_prefetch(l2, x->l2set);
 }
 
+/* 1 when line equals none of the n lines before it in b[0..n). */
+GM_INLINE int fresh(const struct gm_lacc *b, uint32_t n, uint64_t line)
+{
+    uint32_t same = 0;
+    for (uint32_t k = 0; k < n; k++) same |= b[k].line == line;
+    return !same;
+}
+
+/* Prefetches the L2 way of b[GM_AHEAD] (b[0] is processed next) and stores
+ * what the tag row says now: the way holding the line, or that it is absent
+ * and which way is the LRU victim. "Absent" stays true until b[GM_AHEAD] is
+ * processed unless one of b[0..GM_AHEAD) is the same line (only an access to
+ * a line inserts it), so it is kept only then. */
+GM_INLINE void hint_ahead(const struct gm_cache *l2, struct gm_lacc *b)
+{
+    struct gm_lacc *y = &b[GM_AHEAD];
+    uint32_t vic;
+    y->l2hint = (int8_t)gm_cache_prefetch_way(l2, y->l2set, y->line + 1, &vic);
+    y->l2vic = (uint8_t)vic;
+    y->l2abs = y->l2hint < 0 && fresh(b, GM_AHEAD, y->line);
+}
+
 /* The line loop for one L1/L2 geometry (ways and policies). */
 GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1w, uint32_t l1r, uint32_t l2w,
                      uint32_t l2r)
@@ -341,10 +431,7 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
     for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, l1w, l1r, &l2);
     for (uint32_t i = 0; i < n; i++) {
         if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, l1w, l1r, &l2);
-        if (!par && i + GM_AHEAD < n) {
-            struct gm_lacc *y = &w->buf[i + GM_AHEAD];
-            y->l2hint = (int8_t)gm_cache_prefetch_way(&l2, y->l2set, y->line + 1);
-        }
+        if (!par && i + GM_AHEAD < n) hint_ahead(&l2, w->buf + i);
         struct gm_lacc *x = &w->buf[i];
         struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
         if (x->op == GM_OP_ATOM) to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);

@@ -21,6 +21,9 @@ struct gm_lacc {
     uint16_t sm;
     uint8_t smask, op;
     int8_t l2hint;          /* serial: L2 way holding the line when prefetched, or -1 */
+    uint8_t l2vic, l2abs;   /* serial: LRU victim way then (>= ways: unknown); 1 = the
+                               line is certainly absent (it was when prefetched and no
+                               access since touched it) */
     /* outcome, folded into the counters after the buffer (serial: L2 too) */
     uint8_t l1h, l2n, l2h, dr, far;
 };
@@ -104,7 +107,9 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
 /* Pass 2: runs w->buf through the L1s and (serial) the L2, or (parallel)
  * queues the L2 requests per set group; empties w->buf. */
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q);
+/* An L2 request with what the prefetch GM_AHEAD requests earlier found. */
+struct gm_l2hint { int way; uint32_t vic; int absent; };
+void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);

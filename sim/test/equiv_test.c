@@ -22,9 +22,12 @@
 
 static uint64_t rnd(uint64_t *x) { *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17; return *x; }
 
+/* A quarter of the addresses fall into 64 hot lines, so the same line comes
+ * back within a few line accesses (the prefetch hints must see it). */
 static uint64_t addr_in(uint64_t *x, uint32_t width)
 {
     uint64_t r = rnd(x), off = rnd(x) % (1u << 20);
+    if (r % 16 >= 12) off = (rnd(x) % 64) * 128 + off % 128;
     uint64_t base = r % 4 == 0 ? BASE_A : r % 4 == 1 ? BASE_B : r % 4 == 2 ? BASE_C : BASE_A + 0xffff00;
     return (base + off) & ~(uint64_t)(width >= 4 ? 3 : width - 1);
 }
