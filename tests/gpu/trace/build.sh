@@ -9,6 +9,8 @@
 #   bin/gpumem-sim   the offline simulator (replays the trace files)
 #   lib/             libgpumem and the non-system libraries they need
 # Run it after tests/gpu/build.sh (which recreates .devbuild/).
+# Environment: GM_TRACE_DEVBUILD=DIR builds into DIR instead (run.sh and
+# ncu.sh read the same variable).
 # Usage: tests/gpu/trace/build.sh [BUILD_DIR (default build)] [ARCH (default sm_90)]
 # Depends on: a built tree (gpumemcc, libgpumem with the trace files, gpumem-sim), ldd.
 set -u
@@ -22,7 +24,7 @@ done
 nm -D "$build/lib/libgpumem.so" >/dev/null 2>&1 && \
   strings "$build/lib/libgpumem.so" | grep -q GPUMEM_TRACE_FILE || \
   echo "trace/build.sh: warning: libgpumem.so has no tracing (runtime/trace_*.c not integrated)" >&2
-dev=$root/.devbuild/trace
+dev=${GM_TRACE_DEVBUILD:-$root/.devbuild/trace}
 rm -rf "$dev"
 mkdir -p "$dev/bin" "$dev/lib" "$dev/log"
 failed=0

@@ -10,7 +10,9 @@
 #   - traces the same first launch of the instrumented build (kernel filter,
 #     GPUMEM_TRACE_SAMPLE so only launch #0 is traced: the simulator then
 #     also starts with empty caches) and replays the file with gpumem-sim --json;
-#   - prints the per-kernel table and the MAPE of L1 and L2 hit rates (mape.py).
+#   - prints the per-kernel table and the MAPE of L1 and L2 hit rates (mape.py),
+#     then per kernel whether the trace's global load and store records equal
+#     ncu's requests (sites.py; $out/requests.txt).
 # It also profiles the cache microbenchmarks (cachemb.cu: bin/cachemb.off from
 # build.sh, or bin/cachemb) with the same metrics. Output: $OUT/ncu/table.txt and the raw files.
 # Environment: GM_TRACE_DEVBUILD (default .devbuild/trace), GM_NCU_ONLY=1
@@ -114,3 +116,5 @@ case_ sgemm_naive sgemm sgemm_naive 256 1
 case_ stencil5 stencil stencil5 512 1
 [ "${GM_NCU_ONLY:-0}" = 1 ] && exit 0
 python3 "$root/tests/gpu/trace/mape.py" "$out" | tee "$out/table.txt"
+# the trace is the native access stream: load/store records = ncu's requests
+python3 "$root/tests/gpu/trace/sites.py" ncu "$out" | tee "$out/requests.txt"

@@ -12,7 +12,10 @@
 #  3. pointer chase: one load record per step;
 #  4. online == offline: the runtime's online simulation equals
 #     `gpumem-sim --json` on the trace file it wrote (compare.py);
-#  5. small traces for the no-GPU demo are left in $OUT/traces/.
+#  5. records per site = the native kernel's warp executions: spmv_ell's
+#     first launch, each unrolled copy of each load against the hand count
+#     (sites.py; the lanes that skip its `if` must not run ahead);
+#  6. small traces for the no-GPU demo are left in $OUT/traces/.
 # Prints PASS/FAIL lines and "N passed, N failed"; exits 0 with "SKIP: no
 # GPU" when nvidia-smi fails. Depends on: sh, grep, python3, the devbuild.
 set -u
@@ -101,7 +104,15 @@ ran chase
 expect chase "$L 0 _Z5chasePKjPji records=100[1-2] dropped=0 .* l1_ld=1000 " "1000 load records (+ the final stores)"
 offline chase
 
-# 5. small traces for the README demo
+# 5. records per site: spmv_ell (16384 rows, 8 per row on average), launch #0
+GPUMEM_TRACE_KERNELS='^_Z8spmv_ell' GPUMEM_TRACE_SAMPLE=1000000000 trace ell spmv.trace 16384 8 1
+ran ell
+if "$dev/bin/gpumem-sim" --json "$work/ell.gmt" >"$work/ell.json" 2>"$work/ell.sim.err"; then
+  msg=$(python3 "$root/tests/gpu/trace/sites.py" spmv_ell "$work/ell.json" 16384 8)
+  result "${msg%% *}" "ell: ${msg#* }"
+else result FAIL "ell: gpumem-sim failed: $(head -2 "$work/ell.sim.err")"; fi
+
+# 6. small traces for the README demo
 trace demo_va vector_add.trace 65536 1
 cp "$work/demo_va.gmt" "$out/traces/vector_add_64k.gmt" 2>/dev/null
 trace demo_chase pointer_chase.trace 4096 33 20000 1
