@@ -11,18 +11,40 @@
 GM_COUNTERS_NAMED(values, 4, "warps,uniform,ones|or,zeros|or");
 enum { VA_WARPS, VA_UNIFORM, VA_ONES, VA_ZEROS };
 
-/* Bits of the value the access defines (the first 8 bytes when wider). */
+/* Per-lane words of a site in a loop (register accumulators, see the SDK):
+ * warp executions and uniform ones this lane led, and this lane's OR of
+ * its values and of their complements, low and high 32 bits. OR is
+ * associative, so the warp ORs happen once, at kernel exit. */
+GM_ACCUM(values);
+/* Per-block words of a site outside loops (shared memory, see the SDK). */
+GM_BLOCK(values);
+enum { VW_WARPS, VW_UNIFORM, VW_ONES_LO, VW_ONES_HI, VW_ZEROS_LO, VW_ZEROS_HI, VW_N };
+
+/* 1 when the value has more than 32 bits (the first 8 bytes count). */
+GM_INL int va_wide(uint32_t info)
+{
+    uint32_t w = GM_INFO_WIDTH(info);
+    return w > 4 || w == 0;
+}
+
+/* Bits of the value the access defines. */
 GM_INL uint64_t va_width_mask(uint32_t info)
 {
     uint32_t w = GM_INFO_WIDTH(info);
-    return w >= 8 || w == 0 ? ~0ull : (1ull << (8 * w)) - 1;
+    return va_wide(info) ? ~0ull : (1ull << (8 * w)) - 1;
 }
 
-/* Warp OR of a 64-bit value (two 32-bit redux). */
-GM_INL uint64_t va_or(uint32_t mask, uint64_t v)
+/* Warp OR of a value: one 32-bit redux, two when it is wide. */
+GM_INL uint64_t va_or(uint32_t mask, uint64_t v, int wide)
 {
-    return (uint64_t)__reduce_or_sync(mask, (uint32_t)(v >> 32)) << 32 |
-           __reduce_or_sync(mask, (uint32_t)v);
+    uint64_t hi = wide ? __reduce_or_sync(mask, (uint32_t)(v >> 32)) : 0u;
+    return hi << 32 | __reduce_or_sync(mask, (uint32_t)v);
+}
+
+/* Exact warp sum of a 32-bit per-lane count (16-bit halves cannot wrap). */
+GM_INL uint64_t va_sum(uint32_t mask, uint32_t x)
+{
+    return ((uint64_t)__reduce_add_sync(mask, x >> 16) << 16) + __reduce_add_sync(mask, x & 0xffffu);
 }
 
 /* OR bits into a counter; a plain read first skips the atomic when they are
@@ -32,23 +54,105 @@ GM_INL void va_or_into(unsigned long long *c, uint64_t bits)
     if (bits && (__ldcg(c) & bits) != bits) atomicOr(c, (unsigned long long)bits);
 }
 
+/* x if j == k, else 0 (no branch: a ?: chain becomes a divergent switch). */
+GM_INL uint64_t va_if(uint32_t j, uint32_t k, uint64_t x) { return -(uint64_t)(j == k) & x; }
+
+/* Lane of rank j puts slot j of the totals (slot-per-lane: one warp-wide
+ * RED for the adds, one read and maybe an atomic for the ORs). */
+GM_INL void va_put(unsigned long long *c, uint32_t mask, uint64_t warps, uint64_t uniform,
+                   uint64_t ones, uint64_t zeros)
+{
+    uint32_t n = __popc(mask);
+    GM_ROLLED
+    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__values; j += n) {
+        uint64_t x = va_if(j, VA_WARPS, warps) | va_if(j, VA_UNIFORM, uniform) |
+                     va_if(j, VA_ONES, ones) | va_if(j, VA_ZEROS, zeros);
+        if (j < VA_ONES) { if (x) atomicAdd(c + j, (unsigned long long)x); }
+        else va_or_into(c + j, x);
+    }
+}
+
+/* A lane's 32-bit counts wrapped (inc and now 0): 2^32 to memory. */
+GM_INL void va_wrapped(uint32_t site, uint32_t warps, uint32_t uniform)
+{
+    unsigned long long *c = gm_site_counters(gm_counters__values, site, gm_slots__values);
+    if (warps) atomicAdd(c + VA_WARPS, 1ull << 32);
+    if (uniform) atomicAdd(c + VA_UNIFORM, 1ull << 32);
+}
+
+/* In a loop: one shfl (two when wide) and one vote per execution; the
+ * leader counts (no branch), every lane ORs its own value into registers. */
+GM_INL void va_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint64_t v, uint64_t m, int wide)
+{
+    uint32_t l = gm_leader_of(mask), lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+    int same = __shfl_sync(mask, lo, l) == lo;
+    if (wide) same &= __shfl_sync(mask, hi, l) == hi;
+    uint32_t lead = gm_lane() == l, uni = lead & (uint32_t)__all_sync(mask, same);
+    uint32_t w = acc[VW_WARPS] += lead, u = acc[VW_UNIFORM] += uni;
+    if ((lead & (w == 0)) | (uni & (u == 0))) va_wrapped(site, lead & (w == 0), uni & (u == 0));
+    acc[VW_ONES_LO] |= lo;
+    acc[VW_ONES_HI] |= hi;
+    acc[VW_ZEROS_LO] |= ~lo & (uint32_t)m;
+    acc[VW_ZEROS_HI] |= ~hi & (uint32_t)(m >> 32);
+}
+
+/* At kernel exit: the warp's sums and ORs, lane of rank j: slot j. */
+GM_ACCUM_FLUSH(values)
+{
+    if (!gm_counters__values) return;
+    uint32_t mask = gm_active();
+    uint32_t any = acc[VW_WARPS] | acc[VW_ONES_LO] | acc[VW_ONES_HI] | acc[VW_ZEROS_LO] | acc[VW_ZEROS_HI];
+    if (!__ballot_sync(mask, any != 0)) return;
+    uint64_t warps = va_sum(mask, acc[VW_WARPS]), uniform = va_sum(mask, acc[VW_UNIFORM]);
+    uint64_t ones = (uint64_t)__reduce_or_sync(mask, acc[VW_ONES_HI]) << 32 | __reduce_or_sync(mask, acc[VW_ONES_LO]);
+    uint64_t zeros = (uint64_t)__reduce_or_sync(mask, acc[VW_ZEROS_HI]) << 32 | __reduce_or_sync(mask, acc[VW_ZEROS_LO]);
+    va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), mask, warps, uniform, ones, zeros);
+}
+
+/* Outside loops, in a block with shared words: the leader adds and ORs
+ * (high words only when the value is wide). */
+GM_INL void va_block_add(uint32_t *b, uint32_t mask, int uniform, uint64_t ones, uint64_t zeros, int wide)
+{
+    if (!gm_is_leader_of(mask)) return;
+    atomicAdd(b + VW_WARPS, 1u);
+    if (uniform) atomicAdd(b + VW_UNIFORM, 1u);
+    atomicOr(b + VW_ONES_LO, (uint32_t)ones);
+    atomicOr(b + VW_ZEROS_LO, (uint32_t)zeros);
+    if (!wide) return;
+    atomicOr(b + VW_ONES_HI, (uint32_t)(ones >> 32));
+    atomicOr(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
+}
+
+/* The last threads of the block put its totals (lane of rank j: slot j). */
+GM_BLOCK_FLUSH(values)
+{
+    if (!last || !gm_counters__values) return;
+    uint64_t ones = (uint64_t)gm_block_word(words, VW_ONES_HI) << 32 | gm_block_word(words, VW_ONES_LO);
+    uint64_t zeros = (uint64_t)gm_block_word(words, VW_ZEROS_HI) << 32 | gm_block_word(words, VW_ZEROS_LO);
+    va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), gm_active(),
+           gm_block_word(words, VW_WARPS), gm_block_word(words, VW_UNIFORM), ones, zeros);
+}
+
 GM_INL void va_record(uint32_t site, uint32_t info, uint64_t value)
 {
     if (!gm_counters__values) return;
     uint32_t mask = gm_active();
-    uint64_t m = va_width_mask(info);
-    /* slot-per-lane: lane of rank j updates slot j (one warp-wide RED/ATOM) */
-    uint32_t rank = __popc(mask & gm_lanemask_lt()), n = __popc(mask);
-    uint64_t v = value & m;
-    uint64_t ones = va_or(mask, v);
-    uint64_t zeros = va_or(mask, ~v & m);
-    int uniform = __match_any_sync(mask, v) == mask;
-    unsigned long long *c = gm_site_counters(gm_counters__values, site, gm_slots__values);
-    for (uint32_t j = rank; j < gm_slots__values; j += n) {
-        uint64_t x = j == VA_WARPS ? 1 : j == VA_UNIFORM ? (uint64_t)uniform : j == VA_ONES ? ones : zeros;
-        if (j < VA_ONES) { if (x) atomicAdd(c + j, x); }
-        else va_or_into(c + j, x);
+    uint64_t m = va_width_mask(info), v = value & m;
+    int wide = va_wide(info);
+    uint32_t *acc = gm_accum__values(site);
+    if (acc) {
+        va_accumulate(acc, site, mask, v, m, wide);
+        return;
     }
+    /* outside loops: warp ORs; the value is uniform iff no bit is both */
+    uint64_t ones = va_or(mask, v, wide), zeros = va_or(mask, ~v & m, wide);
+    int uniform = (ones & zeros) == 0;
+    uint32_t *b = gm_block__values(site, VW_N);
+    if (b) {
+        va_block_add(b, mask, uniform, ones, zeros, wide);
+        return;
+    }
+    va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), mask, 1, (uint64_t)uniform, ones, zeros);
 }
 
 /* Stores only: an atomic's operand is not the value memory ends up with;
