@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit test of the trace I/O: device slot encode/decode (including wide
- * deltas that need a continuation slot), and a writer -> reader round trip
- * of every section kind with all fields compared. Exits 1 on any mismatch.
+ * deltas that need a continuation slot), varints, and a writer -> reader
+ * round trip of every section kind and lane coding with all fields compared. Exits 1 on any mismatch.
  * Depends on libgmsim only.
  */
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include "gpumem/abi.h"
 #include "gpumem/trace_io.h"
+#include "../trace/bytes.h"
 
 static int fails;
 #define CHECK(c) do { if (!(c) && fails++ < 20) fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } while (0)
@@ -63,12 +64,59 @@ static void test_slots(void)
     CHECK(wide > 900);   /* the wide half really needed continuation slots */
 }
 
+/* Lane shapes the record coder treats specially: i % 6 == 1 strided (full
+ * or partial mask), 2 the previous record's lanes moved by one offset
+ * (full or partial), 3 a single lane; others stay as made. */
+static void shape(struct gm_access *a, const struct gm_access *prev, uint64_t *x, int i)
+{
+    int full = rnd(x) % 2;
+    if (i % 6 == 1) {
+        uint64_t stride = rnd(x) % 64 * 4, base = 0x7f0000000000ull + rnd(x) % (1ull << 30);
+        if (full) a->active = 0xffffffffu;
+        for (int k = 0; k < 32; k++) a->addr[k] = a->active >> k & 1 ? base + stride * (uint64_t)k : 0;
+    } else if (i % 6 == 2) {
+        uint64_t d = rnd(x) % 4096;
+        a->active = prev->active;
+        for (int k = 0; k < 32; k++) a->addr[k] = a->active >> k & 1 ? prev->addr[k] + d : 0;
+    } else if (i % 6 == 3) {
+        uint32_t k = (uint32_t)(rnd(x) % 32);
+        a->active = 1u << k;
+        uint64_t v = a->addr[k] ? a->addr[k] : 0x7f0000000000ull;
+        memset(a->addr, 0, sizeof a->addr);
+        a->addr[k] = v;
+    }
+}
+
+/* The varint reader against the writer: every length, and malformed ends. */
+static void test_varints(void)
+{
+    struct gm_buf b = {0};
+    uint64_t x = 99, v[4096];
+    for (int i = 0; i < 4096; i++) {
+        v[i] = i % 7 == 0 ? UINT64_MAX >> (i % 64) : rnd(&x) >> (rnd(&x) % 64);
+        gm_put_varint(&b, v[i]);
+    }
+    struct gm_cur c = {b.p, b.p + b.n, 0};
+    for (int i = 0; i < 4096; i++) CHECK(gm_get_varint(&c) == v[i] && !c.bad);
+    CHECK(c.p == c.end);
+    uint8_t cut[3] = {0x80, 0x80, 0x80}, longer[12];
+    memset(longer, 0xff, sizeof longer);
+    struct gm_cur d = {cut, cut + 3, 0}, e = {longer, longer + 12, 0};
+    gm_get_varint(&d);
+    gm_get_varint(&e);
+    CHECK(d.bad && e.bad);
+    gm_buf_free(&b);
+}
+
 static void test_file(const char *path)
 {
     uint64_t x = 7;
     enum { N = 20000 };
     struct gm_access *recs = malloc(N * sizeof *recs);
-    for (int i = 0; i < N; i++) make(&recs[i], &x, i % 7 == 0);
+    for (int i = 0; i < N; i++) {
+        make(&recs[i], &x, i % 7 == 0);
+        if (i) shape(&recs[i], &recs[i - 1], &x, i);
+    }
     for (int i = 100; i < 200; i++) recs[i] = recs[99];   /* repeated lane pattern */
     char err[256];
     struct gm_trace_gpu gpu = {.name = "Test GPU", .cc_major = 9, .sm_count = 132,
@@ -129,6 +177,7 @@ static void test_file(const char *path)
 int main(int argc, char **argv)
 {
     test_slots();
+    test_varints();
     test_file(argc > 1 ? argv[1] : "trace_io_test.gmt");
     if (fails) { fprintf(stderr, "trace_io_test: %d checks failed\n", fails); return 1; }
     printf("trace_io_test: ok\n");

@@ -103,7 +103,7 @@ static struct gm_trace_reader *start(struct gm_trace_reader *r, char *err, size_
 {
     uint8_t h[GM_FILE_HDR_SIZE];
     r->zd = ZSTD_createDCtx();
-    r->recs = malloc(GM_TRACE_BLOCK_RECORDS * sizeof *r->recs);
+    r->recs = calloc(GM_TRACE_BLOCK_RECORDS, sizeof *r->recs);   /* padding stays 0: decoding writes fields only */
     if (!r->zd || !r->recs) fail(r, "out of memory");
     else if (get_bytes(r, h, sizeof h) < sizeof h) fail(r, "truncated: no file header");
     else if (memcmp(h, GM_TRACE_FILE_MAGIC, 8)) fail(r, "not a gpumem trace (bad magic)");

@@ -136,29 +136,60 @@ static void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch)
     }
 }
 
+/* Lanes of a record whose header is decoded (a->active set); inactive
+ * lanes 0. p: the previous record of the block, or NULL. */
 static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p,
                      int lc, uint64_t base)
 {
-    memset(a->addr, 0, sizeof a->addr);
-    if (!a->active) return lc == L_SINGLE ? 0 : -1;
-    int k0 = __builtin_ctz(a->active);
-    int64_t stride = lc == L_STRIDE ? gm_get_svarint(c) : 0;
-    if (lc == L_SINGLE && (a->active & (a->active - 1))) return -1;
-    if (lc == L_SAME && (!p || p->active != a->active)) return -1;
-    for (int k = k0; k < 32; k++) {
-        if (!(a->active >> k & 1)) continue;
-        uint64_t off = 0;
-        if (lc == L_EXPLICIT && k > k0) off = (uint64_t)gm_get_svarint(c);
-        else if (lc == L_STRIDE) off = (uint64_t)stride * (uint64_t)(k - k0);
-        else if (lc == L_SAME) off = p->addr[k] - p->addr[k0];
-        a->addr[k] = base + off;
+    uint32_t m = a->active;
+    if (!m) { memset(a->addr, 0, sizeof a->addr); return lc == L_SINGLE ? 0 : -1; }
+    int k0 = __builtin_ctz(m);
+    if (lc == L_SINGLE && (m & (m - 1))) return -1;
+    if (lc == L_SAME && (!p || p->active != m)) return -1;
+    if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
+    if (lc == L_STRIDE) {
+        uint64_t stride = (uint64_t)gm_get_svarint(c);
+        if (m == 0xffffffffu)
+            for (int k = 0; k < 32; k++) a->addr[k] = base + stride * (uint64_t)k;
+        else
+            for (int k = k0; k < 32; k++)
+                if (m >> k & 1) a->addr[k] = base + stride * (uint64_t)(k - k0);
+    } else if (lc == L_SAME) {
+        uint64_t d = base - p->addr[k0];   /* every lane moves by the same amount */
+        if (m == 0xffffffffu)
+            for (int k = 0; k < 32; k++) a->addr[k] = p->addr[k] + d;
+        else
+            for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
+    } else {
+        a->addr[k0] = base;
+        if (lc == L_EXPLICIT)
+            for (uint32_t r = m & (m - 1); r; r &= r - 1) a->addr[__builtin_ctz(r)] = base + (uint64_t)gm_get_svarint(c);
     }
     return c->bad ? -1 : 0;
 }
 
+/* Header fields of the previous record (the lanes are decoded anew). */
+static void copy_header(struct gm_access *a, const struct gm_access *p)
+{
+    a->active = p->active;
+    a->site = p->site;
+    a->cta_x = p->cta_x;
+    a->cta_y = p->cta_y;
+    a->cta_z = p->cta_z;
+    a->smid = p->smid;
+    a->module = p->module;
+    a->width = p->width;
+    a->warp_slot = p->warp_slot;
+    a->warp = p->warp;
+    a->kind = p->kind;
+    a->space = p->space;
+    a->flags = p->flags;
+}
+
+/* Decodes in place: record i starts from record i-1's header, and L_SAME
+ * reads record i-1's lanes from out. */
 int gm_rec_decode_block(struct gm_cur *c, struct gm_access *out, size_t n)
 {
-    struct gm_access prev = {0};
     const struct gm_access *p = NULL;
     uint64_t base = 0;
     for (size_t i = 0; i < n; i++) {
@@ -166,12 +197,12 @@ int gm_rec_decode_block(struct gm_cur *c, struct gm_access *out, size_t n)
         if (c->bad || (ctl & 0x80)) return -1;
         if (!p && (ctl & 31) != 31) return -1;   /* first record carries every field */
         struct gm_access *a = &out[i];
-        *a = prev;
+        if (p) copy_header(a, p);
+        else memset(a, 0, sizeof *a);
         get_fields(c, a, ctl & 31);
         base += (uint64_t)gm_get_svarint(c);
         if (c->bad || get_lanes(c, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base)) return -1;
-        prev = *a;
-        p = &prev;
+        p = a;
     }
     return 0;
 }
