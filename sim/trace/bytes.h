@@ -45,30 +45,19 @@ static inline void gm_put_str(struct gm_buf *b, const char *s, size_t max)
 /* Read cursor: any overrun sets bad and returns 0. */
 struct gm_cur { const uint8_t *p, *end; int bad; };
 
-/* Varint of at most 8 bytes from 8 readable bytes at q (little-endian
- * groups of 7 bits): *len its length, or 0 when it is longer. */
-static inline __attribute__((always_inline)) uint64_t gm_varint8(const uint8_t *q, int *len)
-{
-    uint64_t x;
-    memcpy(&x, q, 8);
-    if (!(x & 0x80)) { *len = 1; return x & 0x7f; }
-    uint64_t stop = ~x & 0x8080808080808080ull;
-    if (!stop) { *len = 0; return 0; }
-    int n = (__builtin_ctzll(stop) >> 3) + 1;
-    if (n < 8) x &= (1ull << (8 * n)) - 1;
-    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;    /* 14 bits per 16 */
-    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;    /* 28 bits per 32 */
-    x = (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;    /* 56 bits */
-    *len = n;
-    return x;
-}
-
+/* Reads a varint (LEB128); c->bad on overrun or more than 10 bytes. */
 static inline __attribute__((always_inline)) uint64_t gm_get_varint(struct gm_cur *c)
 {
-    if (c->end - c->p >= 8) {   /* the common short varint without a bound check per byte */
-        int n;
-        uint64_t v = gm_varint8(c->p, &n);
-        if (n) { c->p += n; return v; }
+    if (c->end - c->p >= 10) {   /* the longest varint fits: no bound check per byte */
+        const uint8_t *q = c->p;
+        uint64_t v = 0;
+        for (int i = 0; i < 10; i++) {
+            v |= (uint64_t)(q[i] & 0x7f) << (7 * i);
+            if (q[i] < 0x80) { c->p = q + i + 1; return v; }
+        }
+        c->bad = 1;   /* as below: 10 bytes, still continued */
+        c->p = q + 10;
+        return 0;
     }
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -80,7 +69,10 @@ static inline __attribute__((always_inline)) uint64_t gm_get_varint(struct gm_cu
     c->bad = 1;
     return 0;
 }
-static inline int64_t gm_get_svarint(struct gm_cur *c) { return gm_unzigzag(gm_get_varint(c)); }
+static inline __attribute__((always_inline)) int64_t gm_get_svarint(struct gm_cur *c)
+{
+    return gm_unzigzag(gm_get_varint(c));
+}
 static inline uint64_t gm_get_le(struct gm_cur *c, int bytes)
 {
     if (c->end - c->p < bytes) { c->bad = 1; c->p = c->end; return 0; }
