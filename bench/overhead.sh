@@ -16,6 +16,8 @@ set -u
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
 dev=${GM_DEVBUILD:-$root/.devbuild}
+# absolute: the binaries run from a scratch directory
+dev=$(cd "$dev" 2>/dev/null && pwd || echo "$dev")
 cuda=${CUDA_PATH:-/usr/local/cuda}
 reps=${1:-1}
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU"; exit 0; fi

@@ -187,14 +187,14 @@ GM_INL void co_block_add(uint32_t *b, uint32_t site, uint32_t mask, uint32_t kin
     }
 }
 
-/* The last threads of the block add its sums (lane of rank j: word j). */
+/* The last threads of the block add its sums (lane of rank j in last: word j). */
 GM_BLOCK_FLUSH(coalescing)
 {
     if (!last || !gm_counters__coalescing) return;
-    uint32_t mask = gm_active(), n = __popc(mask);
+    uint32_t n = __popc(last);
     unsigned long long *c = gm_site_counters(gm_counters__coalescing, site, gm_slots__coalescing);
     GM_ROLLED
-    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < CO_B_CELL + 1; j += n) {
+    for (uint32_t j = __popc(last & gm_lanemask_lt()); j < CO_B_CELL + 1; j += n) {
         uint32_t v = gm_block_word(words, j == CO_B_CELL ? (uint32_t)CO_B_COUNT : j);
         if (!v) continue;
         if (j < CO_B_CELL) atomicAdd(c + j, (unsigned long long)v);

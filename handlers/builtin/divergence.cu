@@ -75,14 +75,14 @@ GM_BEFORE_BRANCH(divergence)
     }
 }
 
-/* The last threads of the block add its sums (lane of rank j: slot j). */
+/* The last threads of the block add its sums (lane of rank j in last: slot j). */
 GM_BLOCK_FLUSH(divergence)
 {
     if (!last || !gm_counters__divergence) return;
-    uint32_t mask = gm_active(), n = __popc(mask);
+    uint32_t n = __popc(last);
     unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
     GM_ROLLED
-    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
+    for (uint32_t j = __popc(last & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
         uint32_t v = gm_block_word(words, j);
         if (v) atomicAdd(c + j, (unsigned long long)v);
     }

@@ -44,8 +44,8 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site)
 }
 
 /* Block accumulators (GM_BLOCK): off, or per site words that all warps of
- * a test share (one thread block), flushed by a full warp at the end with
- * last = 1, as the pass arranges for sites outside loops. */
+ * a test share (one thread block), flushed at the end by a warp of random
+ * mask with last = that mask, as the pass arranges for sites outside loops. */
 static bool block_on;
 static std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> blockw;
 uint32_t *gm_emu_block(const char *name, uint32_t site, uint32_t words)
@@ -186,7 +186,7 @@ static void test_coalescing(void)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
     if (block_on)
         for (uint32_t s = 0; s < NSITES; s++)
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__coalescing(s, gm_emu_block("coalescing", s, CO_B_WORDS), 1); });
+            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__coalescing(s, gm_emu_block("coalescing", s, CO_B_WORDS), __activemask()); });
     static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
     for (uint32_t s = 0; s < NSITES; s++) {
         for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
@@ -272,7 +272,7 @@ static void test_divergence(void)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__divergence(s, gm_emu_accum("divergence", s)); });
     if (block_on)
         for (uint32_t s = 0; s < NSITES; s++)
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__divergence(s, gm_emu_block("divergence", s, gm_slots__divergence), 1); });
+            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__divergence(s, gm_emu_block("divergence", s, gm_slots__divergence), __activemask()); });
     static const char *names[5] = {"dv.execs", "dv.threads", "dv.taken", "dv.not_taken", "dv.divergent"};
     for (uint32_t s = 0; s < NSITES; s++)
         for (int k = 0; k < 5; k++) check(names[k], s, summed(ctr, 5, s, k), ref[s][k]);

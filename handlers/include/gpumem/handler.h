@@ -115,11 +115,15 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
  * memory, private to the thread block and the site, zero at kernel entry;
  * handlers add to them with shared atomics (32-bit: a block's sums for one
  * execution per thread fit). Before every return of the kernel, the pass
- * calls gm_block_last__name(base): 1 in the threads of the group that
- * brings the block's count of returned threads to its size; then, for every
- * site, the handler's GM_BLOCK_FLUSH(name)(site, words, last), which adds the
- * block's sums to memory when last != 0 (every earlier thread has returned:
- * the sums are final). Anywhere else (loops, functions that are not kernels,
+ * calls gm_block_last__name(base): in the threads of the group that brings
+ * the block's count of returned threads to its size, that group's mask,
+ * elsewhere 0; then, for every site, the handler's
+ * GM_BLOCK_FLUSH(name)(site, words, last), which adds the block's sums to
+ * memory when last != 0 (every earlier thread has returned: the sums are
+ * final). A flush must take its lanes from `last`, never from
+ * __activemask(): under independent thread scheduling the lanes may reach
+ * consecutive flushes as separate groups (measured on the H100: a site's
+ * sums added twice). Anywhere else (loops, functions that are not kernels,
  * kernels with dynamic shared memory or over the shared budget, builds
  * without the pass) the call returns NULL: update memory directly. A thread
  * that never returns (trap, asm exit) leaves its block's sums unflushed. */
@@ -140,7 +144,7 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
         for (uint32_t i = t; i < nwords; i += blockDim.x * blockDim.y * blockDim.z) base[i] = 0; \
         __syncthreads(); \
     }
-/* 1 in the group of threads that returns last in its block. */
+/* The mask of the group of threads that returns last in its block, else 0. */
 #define GM_BLOCK_LAST(name) \
     GM_DEV uint32_t gm_block_last__##name(uint32_t *base) \
     { \
@@ -149,7 +153,7 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
         __syncwarp(mask); \
         if (gm_is_leader_of(mask)) old = atomicAdd(base, n); \
         old = __shfl_sync(mask, old, gm_leader_of(mask)); \
-        uint32_t last = old + n == blockDim.x * blockDim.y * blockDim.z; \
+        uint32_t last = old + n == blockDim.x * blockDim.y * blockDim.z ? mask : 0u; \
         if (last) __threadfence_block(); \
         return last; \
     }
