@@ -11,8 +11,10 @@
  * words, last). Sites over the budget (GM_BLOCK_BUDGET bytes per kernel,
  * and never past 48 KiB of static shared memory in the module), kernels of
  * modules with dynamic shared memory, loops and non-kernel functions get
- * NULL: the handler updates memory directly. Depends on LLVM-C (Core,
- * Target, DebugInfo) and the handler SDK's names.
+ * NULL: the handler updates memory directly. For A/B measurements, the
+ * environment variable GM_DIAG_NO_BLOCK (any value) at compile time turns
+ * every call into NULL. Depends on LLVM-C (Core, Target, DebugInfo) and the
+ * handler SDK's names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,8 +262,26 @@ static int lower_function(LLVMModuleRef m, LLVMValueRef f, LLVMBuilderRef b, uns
     return any;
 }
 
+/* Every call NULL (GM_DIAG_NO_BLOCK). */
+static int gm_block_nullify(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMValueRef *calls;
+        size_t n = LLVMIsDeclaration(f) ? 0 : collect_calls(f, &calls);
+        for (size_t i = 0; i < n; i++) {
+            gm_fold_null_tests(calls[i], 0);
+            LLVMReplaceAllUsesWith(calls[i], LLVMConstPointerNull(LLVMTypeOf(calls[i])));
+            LLVMInstructionEraseFromParent(calls[i]);
+        }
+        if (n) free(calls);
+    }
+    return 0;
+}
+
 int gm_block_lower(LLVMModuleRef m)
 {
+    if (getenv("GM_DIAG_NO_BLOCK"))
+        return gm_block_nullify(m);
     unsigned used = shared_in_use(m);
     unsigned avail = used == ~0u || used + GM_BLOCK_BUDGET > GM_SHARED_STATIC_MAX ? 0 : GM_BLOCK_BUDGET;
     int any = 0;
