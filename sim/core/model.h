@@ -7,6 +7,7 @@
 #define GM_SIM_MODEL_H
 
 #include <pthread.h>
+#include "barrier.h"
 #include "coalesce.h"
 
 enum { GM_OP_READ = 0, GM_OP_WRITE = 1, GM_OP_ATOM = 2 };
@@ -85,7 +86,7 @@ struct gm_sim {
     struct gm_counts *allocs, *sites;   /* merged */
     /* parallel driver */
     pthread_t *tid;
-    pthread_barrier_t bar;
+    struct gm_bar bar;                  /* spin-then-sleep barrier (barrier.h) */
     const struct gm_access *job;
     size_t njob;
     uint32_t *idx;                      /* record indices bucketed by owner */

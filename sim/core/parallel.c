@@ -108,11 +108,11 @@ static void phases(struct gm_sim *s, uint32_t t)
     uint32_t T = s->cfg.threads;
     size_t lo = s->njob * t / T, hi = s->njob * (t + 1) / T;
     bucket(s, t, lo, hi);
-    pthread_barrier_wait(&s->bar);
+    gm_bar_wait(&s->bar);
     scatter(s, t, lo, hi);
-    pthread_barrier_wait(&s->bar);
+    gm_bar_wait(&s->bar);
     l1_phase(s, t);
-    pthread_barrier_wait(&s->bar);
+    gm_bar_wait(&s->bar);
     l2_phase(s, t);
 }
 
@@ -123,10 +123,10 @@ static void *worker(void *p)
     uint32_t t = a->t;
     free(a);
     for (;;) {
-        pthread_barrier_wait(&s->bar);
+        gm_bar_wait(&s->bar);
         if (s->stop) break;
         phases(s, t);
-        pthread_barrier_wait(&s->bar);
+        gm_bar_wait(&s->bar);
     }
     return NULL;
 }
@@ -142,7 +142,7 @@ int gm_parallel_start(struct gm_sim *s)
     s->idx = malloc(s->cfg.window * sizeof *s->idx);
     s->own = malloc(s->cfg.window);
     s->tid = calloc(T, sizeof *s->tid);
-    if (!s->idx || !s->own || !s->tid || pthread_barrier_init(&s->bar, NULL, T)) return -1;
+    if (!s->idx || !s->own || !s->tid || gm_bar_init(&s->bar, T)) return -1;
     for (uint32_t t = 1; t < T; t++) {
         struct arg *a = malloc(sizeof *a);
         if (!a) return -1;
@@ -155,9 +155,9 @@ int gm_parallel_start(struct gm_sim *s)
 void gm_parallel_stop(struct gm_sim *s)
 {
     s->stop = 1;
-    pthread_barrier_wait(&s->bar);
+    gm_bar_wait(&s->bar);
     for (uint32_t t = 1; t < s->cfg.threads; t++) pthread_join(s->tid[t], NULL);
-    pthread_barrier_destroy(&s->bar);
+    gm_bar_destroy(&s->bar);
     free(s->tid);
     s->tid = NULL;
 }
@@ -167,9 +167,9 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     for (size_t off = 0; off < n; off += s->cfg.window) {
         s->job = recs + off;
         s->njob = n - off < s->cfg.window ? n - off : s->cfg.window;
-        pthread_barrier_wait(&s->bar);
+        gm_bar_wait(&s->bar);
         phases(s, 0);
-        pthread_barrier_wait(&s->bar);
+        gm_bar_wait(&s->bar);
         for (uint32_t t = 0; t < s->cfg.threads; t++)
             if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
         if (s->err) return;
