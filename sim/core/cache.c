@@ -40,6 +40,21 @@ void gm_big_free(void *p)
     munmap((void *)(uintptr_t)hdr[0], hdr[1]);
 }
 
+/* Header bytes per set: digests (2 per way, read in 32-byte groups) and
+ * ages (1 per way) or 8-byte PLRU bits; a power of two up to 64 (a header
+ * never straddles a cache line), else a multiple of 64. */
+static uint32_t header_bytes(uint32_t ways, enum gm_repl repl, uint32_t *plru_off)
+{
+    uint32_t digs = 2 * ways, need = repl == GM_REPL_PLRU ? (digs + 7) / 8 * 8 + 8 : 3 * ways;
+    uint32_t read = (digs + 31) / 32 * 32;
+    *plru_off = (digs + 7) / 8 * 8;
+    if (read > need) need = read;
+    if (need > 64) return (need + 63) / 64 * 64;
+    uint32_t h = 16;
+    while (h < need) h *= 2;
+    return h;
+}
+
 static void geometry(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash)
 {
     memset(c, 0, sizeof *c);
@@ -49,12 +64,13 @@ static void geometry(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_
     c->fm = UINT64_MAX / c->sets + 1;
     c->repl = repl;
     c->hash = hash;
+    c->hstride = header_bytes(ways, repl, &c->plru_off);
 }
 
-size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways)
+size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways, enum gm_repl repl)
 {
-    size_t n = bytes / GM_LINE_BYTES;
-    size_t sz = n * (sizeof(uint64_t) + sizeof(struct gm_line)) + (n / ways) * sizeof(uint64_t) + n;
+    uint32_t off, sets = (uint32_t)(bytes / GM_LINE_BYTES / ways);
+    size_t sz = (size_t)sets * header_bytes(ways, repl, &off) + (size_t)sets * ways * sizeof(struct gm_line);
     return (sz + 63) / 64 * 64;
 }
 
@@ -62,15 +78,8 @@ void gm_cache_init_at(struct gm_cache *c, void *mem, uint64_t bytes, uint32_t wa
                       enum gm_hash hash)
 {
     geometry(c, bytes, ways, repl, hash);
-    size_t n = (size_t)c->sets * ways;
-    char *p = mem;
-    c->tags = (uint64_t *)p;
-    p += n * sizeof *c->tags;
-    c->plru = (uint64_t *)p;
-    p += c->sets * sizeof *c->plru;
-    c->data = (struct gm_line *)p;
-    p += n * sizeof *c->data;
-    c->age = (uint8_t *)p;
+    c->hdr = mem;   /* headers first: the arena is 64-byte aligned, so are they */
+    c->data = (struct gm_line *)(c->hdr + (size_t)c->sets * c->hstride);
     c->arena = 1;
     gm_cache_reset(c);
 }
@@ -78,34 +87,30 @@ void gm_cache_init_at(struct gm_cache *c, void *mem, uint64_t bytes, uint32_t wa
 int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash)
 {
     geometry(c, bytes, ways, repl, hash);
-    size_t n = (size_t)c->sets * ways;
-    c->tags = gm_big_alloc(n * sizeof *c->tags);
-    c->age = gm_big_alloc(n);
-    c->data = gm_big_alloc(n * sizeof *c->data);
-    c->plru = gm_big_alloc(c->sets * sizeof *c->plru);
-    if (!c->tags || !c->age || !c->data || !c->plru) { gm_cache_destroy(c); return -1; }
+    c->hdr = gm_big_alloc((size_t)c->sets * c->hstride);
+    c->data = gm_big_alloc((size_t)c->sets * ways * sizeof *c->data);
+    if (!c->hdr || !c->data) { gm_cache_destroy(c); return -1; }
     gm_cache_reset(c);
     return 0;
 }
 
+/* Empty ways (digest 0), ages 0..ways-1, PLRU bits 0; line state is
+ * cleared on insert. */
 void gm_cache_reset(struct gm_cache *c)
 {
-    size_t n = (size_t)c->sets * c->ways;
-    memset(c->tags, 0, n * sizeof *c->tags);   /* line state is cleared on insert */
-    for (size_t i = 0; i < c->sets; i++)
-        for (uint32_t w = 0; w < c->ways; w++) c->age[i * c->ways + w] = (uint8_t)w;
-    memset(c->plru, 0, c->sets * sizeof *c->plru);
+    memset(c->hdr, 0, (size_t)c->sets * c->hstride);
+    if (c->repl == GM_REPL_PLRU) return;
+    for (size_t i = 0; i < c->sets; i++) {
+        uint8_t *age = gm_ages(c, (uint32_t)i);
+        for (uint32_t w = 0; w < c->ways; w++) age[w] = (uint8_t)w;
+    }
 }
 
 void gm_cache_destroy(struct gm_cache *c)
 {
     if (c->arena) { memset(c, 0, sizeof *c); return; }
-    gm_big_free(c->tags);
-    gm_big_free(c->age);
+    gm_big_free(c->hdr);
     gm_big_free(c->data);
-    gm_big_free(c->plru);
-    c->tags = NULL;
-    c->age = NULL;
+    c->hdr = NULL;
     c->data = NULL;
-    c->plru = NULL;
 }

@@ -3,9 +3,11 @@
  * Set-associative sectored cache state (128 B lines, 4 x 32 B sectors with
  * byte-valid masks and dirty bits) with LRU kept as a per-way age (0 = most
  * recent; the ages of a set are a permutation of 0..ways-1, so this is the
- * MRU-ordered list without moving tags) or tree-PLRU. Ways never move: tag
- * lookups compare a whole set row without branches (vectorised), and no
- * tag or slot is shifted on a hit. Force-inlined: this lookup is the
+ * MRU-ordered list without moving tags) or tree-PLRU. Ways never move. Each
+ * set's 16-bit tag digests and ages share one small header (one cache line
+ * for up to 21 ways), compared without branches (vectorised); a candidate
+ * is confirmed on the full tag kept with the way's 32 B line state, so a
+ * lookup reads the header and one way. Force-inlined: this lookup is the
  * simulator's inner loop. Internal to sim/core; no I/O.
  */
 #ifndef GM_SIM_CACHE_H
@@ -21,22 +23,28 @@
 #define GM_INLINE static inline __attribute__((always_inline))
 #define GM_FULL 0xffffffffu
 
-/* Per-line state, kept apart from the tags so a lookup touches tags only. */
+/* Per-way line state: the full tag and what the simulator needs. */
 struct gm_line {
+    uint64_t tag;          /* line number + 1 (valid only while the way's digest is not 0) */
     uint32_t valid[4];     /* valid bytes per sector */
-    uint32_t owner_alloc, owner_site; /* who dirtied it (L2 write-back attribution) */
-    uint32_t dirty;        /* dirty sectors (bits 0..3) */
+    uint32_t owner_alloc;  /* who dirtied it (L2 write-back attribution) */
+    uint32_t owner_site : 28, dirty : 4;   /* site index (< 2^28, checked), dirty sectors */
 };
 
+/* Each set has a header of hstride bytes (one cache line or less for up to
+ * 21 ways): a 16-bit digest of each way's tag (0 = empty way; a tag's
+ * digest is never 0), then the LRU age of each way (or, for PLRU, the tree
+ * bits at plru_off). A lookup reads the header, compares the digests, and
+ * confirms a candidate on its full tag in gm_line; so a hit touches the
+ * header and the way's 32 B state, a miss the header and the victim's. */
 struct gm_cache {
     uint32_t sets, ways, pow2;
+    uint32_t hstride, plru_off;  /* header bytes per set; offset of the PLRU bits */
     uint64_t fm;           /* fastmod constant for sets */
     enum gm_repl repl;
     enum gm_hash hash;
-    uint64_t *tags;        /* sets * ways, by way: line number + 1, 0 = invalid */
-    uint8_t *age;          /* LRU: sets * ways, age of each way */
+    uint8_t *hdr;          /* sets * hstride */
     struct gm_line *data;  /* sets * ways, by way */
-    uint64_t *plru;        /* tree bits per set (PLRU) */
     int arena;             /* arrays live in a caller's arena */
 };
 
@@ -44,13 +52,32 @@ int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_rep
 void gm_cache_reset(struct gm_cache *c);
 /* Bytes of arena one cache needs, and init inside such an arena (so many
  * small caches share huge pages). */
-size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways);
+size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways, enum gm_repl repl);
 void gm_cache_init_at(struct gm_cache *c, void *mem, uint64_t bytes, uint32_t ways, enum gm_repl repl,
                       enum gm_hash hash);
 /* Zeroed memory, 2 MiB aligned and huge-page advised when large. */
 void *gm_big_alloc(size_t n);
 void gm_big_free(void *p);
 void gm_cache_destroy(struct gm_cache *c);
+
+GM_INLINE uint16_t *gm_digs(const struct gm_cache *c, uint32_t set)
+{
+    return (uint16_t *)(c->hdr + (uint64_t)set * c->hstride);
+}
+GM_INLINE uint8_t *gm_ages(const struct gm_cache *c, uint32_t set)
+{
+    return c->hdr + (uint64_t)set * c->hstride + 2 * c->ways;
+}
+GM_INLINE uint64_t *gm_plru(const struct gm_cache *c, uint32_t set)
+{
+    return (uint64_t *)(c->hdr + (uint64_t)set * c->hstride + c->plru_off);
+}
+/* 16-bit digest of a tag (never 0: 0 marks an empty way). */
+GM_INLINE uint16_t gm_dig(uint64_t tag)
+{
+    uint16_t d = (uint16_t)((tag * 0x9e3779b97f4a7c15ull) >> 48);
+    return (uint16_t)(d | (d == 0));
+}
 
 /* Set index: a 32-bit value of the line number (low bits, or an XOR fold of
  * three 13-bit-shifted slices), modulo the number of sets. */
@@ -118,43 +145,52 @@ GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
 
 GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
 {
-    const uint64_t *t = c->tags + (uint64_t)set * c->ways;
-    __builtin_prefetch(t);
-    if (c->ways > 8) __builtin_prefetch(t + 8);
-    if (c->ways > 16) __builtin_prefetch(t + 16);
+    const char *h = (const char *)gm_digs(c, set);
+    __builtin_prefetch(h);
+    if (c->hstride > 64) __builtin_prefetch(h + 64);
     if (c->ways <= 4) {   /* small sets: the line state too */
         const char *d = (const char *)(c->data + (uint64_t)set * c->ways);
         __builtin_prefetch(d);
         __builtin_prefetch(d + 64);
     }
-    if (c->repl == GM_REPL_PLRU) __builtin_prefetch(c->plru + set);
-    else __builtin_prefetch(c->age + (uint64_t)set * c->ways);
 }
 
-/* Way holding tag, or -1: all ways compared, no early exit. */
-GM_INLINE int way_of_n(uint32_t ways, const uint64_t *t, uint64_t tag)
+/* Ways whose digest is x, as a bit mask. The header holds at least
+ * 2 * ways bytes rounded up to 32, so whole 16-way groups are read. */
+GM_INLINE uint64_t dig_match_n(uint32_t ways, const uint16_t *d, uint16_t x)
 {
     uint64_t m = 0;
 #ifdef __SSE4_1__
-    __m128i k = _mm_set1_epi64x((long long)tag);
-    uint32_t i = 0;
-    for (; i + 2 <= ways; i += 2) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(t + i));
-        m |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(_mm_cmpeq_epi64(v, k))) << i;
+    __m128i k = _mm_set1_epi16((short)x);
+    for (uint32_t i = 0; i < ways; i += 16) {
+        __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i)), k);
+        __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i + 8)), k);
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(a, b)) << i;
     }
-    if (i < ways) m |= (uint64_t)(t[i] == tag) << i;
+    if (ways < 64) m &= (1ull << ways) - 1;
 #else
-    for (uint32_t i = 0; i < ways; i++) m |= (uint64_t)(t[i] == tag) << i;
+    for (uint32_t i = 0; i < ways; i++) m |= (uint64_t)(d[i] == x) << i;
 #endif
-    return m ? __builtin_ctzll(m) : -1;
+    return m;
 }
-GM_INLINE int gm_way_of(const uint64_t *t, uint32_t ways, uint64_t tag)
+GM_INLINE uint64_t gm_dig_match(const uint16_t *d, uint32_t ways, uint16_t x)
 {
-    int r;
-#define GM_C(n) r = way_of_n(n, t, tag)
+    uint64_t r;
+#define GM_C(n) r = dig_match_n(n, d, x)
     GM_WAYS_SWITCH(ways, GM_C)
 #undef GM_C
     return r;
+}
+
+/* Way of set holding tag, or -1: digest candidates confirmed on the tag. */
+GM_INLINE int gm_cache_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
+{
+    const struct gm_line *row = c->data + (uint64_t)set * c->ways;
+    for (uint64_t m = gm_dig_match(gm_digs(c, set), c->ways, gm_dig(tag)); m; m &= m - 1) {
+        int w = __builtin_ctzll(m);
+        if (row[w].tag == tag) return w;
+    }
+    return -1;
 }
 
 /* LRU: way w becomes most recent; younger ways age by one. Whole 16-byte
@@ -204,42 +240,44 @@ GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
     return r;
 }
 
-/* Prefetches the state of the way a lookup of tag will use (the way
- * holding it, else the LRU victim); the tag row should be cached already.
- * Returns the way holding tag now, or -1: a hint for gm_cache_find_at; when
- * absent, *vic = the LRU victim way now (else ways). */
+/* Prefetches the state of the way a lookup of tag will use (the way whose
+ * digest matches, else the LRU victim); the header should be cached
+ * already. Returns the candidate way, or -1 when tag is certainly absent
+ * now (no digest matches): a hint for gm_cache_find_at; when absent, *vic =
+ * the LRU victim way now (else ways). */
 GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag, uint32_t *vic)
 {
-    uint64_t base = (uint64_t)set * c->ways;
-    int w = gm_way_of(c->tags + base, c->ways, tag), v = w;
+    uint64_t base = (uint64_t)set * c->ways, m = gm_dig_match(gm_digs(c, set), c->ways, gm_dig(tag));
+    int w = m ? __builtin_ctzll(m) : -1, v = w;
     *vic = c->ways;
-    if (w < 0 && c->repl == GM_REPL_LRU) *vic = (uint32_t)(v = (int)lru_victim(c->age + base, c->ways));
+    if (w < 0 && c->repl == GM_REPL_LRU) *vic = (uint32_t)(v = (int)lru_victim(gm_ages(c, set), c->ways));
     if (v >= 0) __builtin_prefetch(&c->data[base + (uint32_t)v], 1);
     return w;
+}
+
+GM_INLINE struct gm_line *touch(struct gm_cache *c, uint32_t set, uint32_t w)
+{
+    if (c->repl == GM_REPL_PLRU) plru_touch(gm_plru(c, set), c->ways, w);
+    else lru_touch(gm_ages(c, set), c->ways, w);
+    return &c->data[(uint64_t)set * c->ways + w];
 }
 
 /* Looks a line up and makes it most recent. Returns its state or NULL. */
 GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64_t tag)
 {
-    uint64_t base = (uint64_t)set * c->ways;
-    int w = gm_way_of(c->tags + base, c->ways, tag);
-    if (w < 0) return NULL;
-    if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
-    else lru_touch(c->age + base, c->ways, (uint32_t)w);
-    return &c->data[base + (uint32_t)w];
+    int w = gm_cache_way(c, set, tag);
+    return w < 0 ? NULL : touch(c, set, (uint32_t)w);
 }
 
-/* gm_cache_find with a hint: the way that held tag when it was prefetched
- * (or -1). Exact: a set holds a tag at most once, so if the hinted way
- * still holds tag it is the way; otherwise the whole row is compared. */
+/* gm_cache_find with a hint: a way that may hold tag (or -1). Exact: a set
+ * holds a tag at most once, and a way's tag counts only while its digest
+ * is set; otherwise the whole set is searched. */
 GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uint64_t tag, int hint)
 {
     uint64_t base = (uint64_t)set * c->ways;
-    int w = hint >= 0 && c->tags[base + (uint32_t)hint] == tag ? hint : gm_way_of(c->tags + base, c->ways, tag);
-    if (w < 0) return NULL;
-    if (c->repl == GM_REPL_PLRU) plru_touch(&c->plru[set], c->ways, (uint32_t)w);
-    else lru_touch(c->age + base, c->ways, (uint32_t)w);
-    return &c->data[base + (uint32_t)w];
+    int w = hint >= 0 && gm_digs(c, set)[hint] && c->data[base + (uint32_t)hint].tag == tag
+                ? hint : gm_cache_way(c, set, tag);
+    return w < 0 ? NULL : touch(c, set, (uint32_t)w);
 }
 
 /* Inserts a line (after a miss), copying the evicted line's state to *victim
@@ -250,22 +288,23 @@ GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uin
 GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, uint64_t tag,
                                              struct gm_line *victim, uint32_t vhint)
 {
-    uint64_t base = (uint64_t)set * c->ways, *t = c->tags + base;
+    uint16_t *d = gm_digs(c, set);
     uint32_t w;
     if (c->repl == GM_REPL_PLRU) {
-        int empty = gm_way_of(t, c->ways, 0);   /* first empty way, else the tree's */
-        w = empty >= 0 ? (uint32_t)empty : plru_victim(c->plru[set], c->ways);
-        plru_touch(&c->plru[set], c->ways, w);
+        uint64_t empty = gm_dig_match(d, c->ways, 0);   /* first empty way, else the tree's */
+        w = empty ? (uint32_t)__builtin_ctzll(empty) : plru_victim(*gm_plru(c, set), c->ways);
+        plru_touch(gm_plru(c, set), c->ways, w);
     } else {
-        uint8_t *age = c->age + base;
+        uint8_t *age = gm_ages(c, set);
         w = vhint < c->ways && age[vhint] == c->ways - 1 ? vhint : lru_victim(age, c->ways);
         lru_touch(age, c->ways, w);
     }
-    struct gm_line *e = &c->data[base + w];
+    struct gm_line *e = &c->data[(uint64_t)set * c->ways + w];
     *victim = *e;
-    if (!t[w]) victim->dirty = 0;
+    if (!d[w]) victim->dirty = 0;
     memset(e, 0, sizeof *e);
-    t[w] = tag;
+    e->tag = tag;
+    d[w] = gm_dig(tag);
     return e;
 }
 GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint64_t tag,
@@ -277,12 +316,11 @@ GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint
 /* Drops a present line (write-invalidate): LRU makes its way the oldest. */
 GM_INLINE void gm_cache_drop(struct gm_cache *c, uint32_t set, struct gm_line *e)
 {
-    uint64_t base = (uint64_t)set * c->ways;
-    uint32_t d = (uint32_t)(e - (c->data + base));
+    uint32_t d = (uint32_t)(e - (c->data + (uint64_t)set * c->ways));
     memset(e, 0, sizeof *e);
-    c->tags[base + d] = 0;
+    gm_digs(c, set)[d] = 0;
     if (c->repl == GM_REPL_PLRU) return;
-    uint8_t *age = c->age + base, a = age[d];
+    uint8_t *age = gm_ages(c, set), a = age[d];
     for (uint32_t i = 0; i < c->ways; i++) age[i] -= age[i] > a;
     age[d] = (uint8_t)(c->ways - 1);
 }

@@ -94,6 +94,7 @@ int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites)
         s->nmods = module + 1;
     }
     if (s->mod_n[module]) return -1;   /* already known */
+    if (nsites >= (1u << 28) - s->nsites) return -1;   /* site indexes fit 28 bits (struct gm_line) */
     if (size_counters(s, s->nallocs, s->nsites + nsites)) return -1;
     s->mod_base[module] = s->nsites;
     s->mod_n[module] = nsites;
@@ -144,7 +145,7 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     const char *m = gm_sim_config_check(&s->cfg, carveout);
     if (m) return m;
     uint64_t l1 = gm_sim_l1_bytes(&s->cfg, carveout);
-    size_t stride = gm_cache_arena_size(l1, s->cfg.l1_ways);
+    size_t stride = gm_cache_arena_size(l1, s->cfg.l1_ways, s->cfg.l1_repl);
     if (!s->l1_arena || stride != s->l1_stride) {
         gm_big_free(s->l1_arena);
         s->l1_arena = gm_big_alloc(stride * s->cfg.sm_count);
@@ -221,7 +222,7 @@ void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
     struct gm_counts sum = {0};
     for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
         struct gm_line *e = &c->data[i];
-        if (!c->tags[i] || !e->dirty) continue;
+        if (!gm_digs(c, (uint32_t)(i / c->ways))[i % c->ways] || !e->dirty) continue;
         uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
         s->allocs[e->owner_alloc].dram_wr += n;
         s->sites[e->owner_site].dram_wr += n;
