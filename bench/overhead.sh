@@ -5,7 +5,8 @@
 # timed launches, same inputs) of NAME.empty (empty handler at every memory
 # and branch site) and NAME.inst (default analyses) against NAME.off
 # (--gm-off), and of NAME.values (--gm-analyses=values) and NAME.alloc
-# (--gm-analyses=allocations) where built (columns show "-" when not),
+# (--gm-analyses=allocations) where built (columns show "-" when not;
+# NAME.empty likewise),
 # from the .devbuild/ folder made by tests/gpu/build.sh.
 # Prints a markdown table with geomean and worst ratios and writes it to
 # $OUT/overhead.md (when OUT is set). Sizes take tens of ms per measurement;
@@ -93,7 +94,7 @@ pad() { # FILE NFIELDS
 }
 
 table() {
-  pad "$work/all.gpu" 2; pad "$work/all.values" 3; pad "$work/all.alloc" 3
+  pad "$work/all.gpu" 2; pad "$work/all.values" 3; pad "$work/all.alloc" 3; pad "$work/all.empty" 3
   echo "| kernel | --gm-off ms | empty ms | empty / off | default ms | default / off | default kernel-only ms | kernel-only / off | values ms | values / off | allocations ms | allocations / off | checksums |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   join "$work/all.off" "$work/all.empty" | join - "$work/all.inst" | join -a 1 -e NA -o auto - "$work/all.gpu" |
@@ -104,8 +105,8 @@ table() {
     function gm(i) { return n[i] ? sprintf("%.2fx", exp(l[i] / n[i])) : "-" }
     function wo(i) { return n[i] ? sprintf("%.2fx (%s)", w[i], wk[i]) : "-" }
     { e = r($4, $2); d = r($6, $2); g = r($8, $2); va = r($9, $2); al = r($11, $2)
-      ok = ($3 == $5 && $3 == $7 && ($10 == "NA" || $10 == $3) && ($12 == "NA" || $12 == $3)) ? "same" : "DIFFER"
-      printf "| %s | %.4f | %.4f | %.2fx | %.4f | %.2fx | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, e, $6, d, $8, x(g), \
+      ok = (($5 == "NA" || $3 == $5) && $3 == $7 && ($10 == "NA" || $10 == $3) && ($12 == "NA" || $12 == $3)) ? "same" : "DIFFER"
+      printf "| %s | %.4f | %s | %s | %.4f | %.2fx | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4 == "NA" ? "-" : $4, x(e), $6, d, $8, x(g), \
         $9 == "NA" ? "-" : $9, x(va), $11 == "NA" ? "-" : $11, x(al), ok
       acc(1, e, $1); acc(2, d, $1); acc(3, g, $1); acc(4, va, $1); acc(5, al, $1) }
     END { printf "| **geomean** | | | %s | | %s | | %s | | %s | | %s | |\n", gm(1), gm(2), gm(3), gm(4), gm(5)
