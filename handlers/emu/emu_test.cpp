@@ -315,7 +315,7 @@ static void test_values(void)
 }
 
 /* ---- allocations ---------------------------------------------------------- */
-static void test_allocations(void)
+static void test_allocations(bool cst) /* cst: bounds in the constant-memory copy */
 {
     const uint32_t NR = 3, GS = 2, CS = 12;
     const uint64_t base[NR] = {1ull << 40, (1ull << 40) + (1 << 20), (1ull << 41) + 256}, size[NR] = {10000, 1 << 16, 4096 * 3 + 100};
@@ -328,7 +328,10 @@ static void test_allocations(void)
         ch[i].assign(GM_ALLOC_NCHUNKS(size[i], CS) * GM_ALLOC_CHUNK_SLOTS, 0);
         ranges[i] = {base[i], base[i] + size[i], bm[i].data(), ch[i].data(), i, 0};
     }
-    gm_alloctab__allocations = {GM_ALLOCTAB_VERSION, NR, GS, CS, REPLICAS - 1, 0, ranges, ctr.data()};
+    gm_alloctab__allocations = {GM_ALLOCTAB_VERSION, NR, GS, CS, REPLICAS - 1, 0, ranges, ctr.data(), {}, {}};
+    for (uint32_t i = 0; cst && i < NR; i++)
+        gm_alloctab__allocations.cbase[i] = base[i], gm_alloctab__allocations.cend[i] = base[i] + size[i];
+    if (cst) gm_alloctab__allocations.nconst = NR;
     std::vector<std::set<uint64_t>> gran(NR);
     std::vector<std::vector<u64>> rch(NR);
     u64 rsec[NR][2] = {};
@@ -375,6 +378,9 @@ static void test_allocations(void)
         for (uint64_t g = 0; g < GM_ALLOC_GRANULES(size[i], GS); g++)
             check("al.bitmap", i, bm[i][g / 32] >> (g % 32) & 1, gran[i].count(g));
         for (size_t c = 0; c < ch[i].size(); c++) check("al.chunk", i, ch[i][c], rch[i][c]);
+        u64 fresh = 0;
+        for (uint32_t r = 0; r < REPLICAS; r++) fresh += ctr[(r * NR + i) * GM_ALLOC_NSLOTS + GM_ALLOC_NEW_UNITS];
+        check("al.new_units", i, fresh, gran[i].size());
         for (uint32_t k = 0; k < 2; k++) {
             u64 got = 0;
             for (uint32_t r = 0; r < REPLICAS; r++) got += ctr[(r * NR + i) * GM_ALLOC_NSLOTS + k];
@@ -429,7 +435,8 @@ int main(void)
     blockw.clear();
     block_on = false;
     test_values();
-    test_allocations();
+    test_allocations(false);
+    test_allocations(true);
     test_count_memops();
     if (failures) { fprintf(stderr, "%d mismatches\n", failures); return 1; }
     printf("all handler counters match the brute-force counts\n");

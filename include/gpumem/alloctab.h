@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gpumem allocation table (contract: runtime -> allocations handler), version 1.
+ * gpumem allocation table (contract: runtime -> allocations handler), version 2.
  *
  * The device-visible list of live allocations that the `allocations`
  * analysis (handlers/builtin/allocations.cu) uses to attribute each access
@@ -25,19 +25,26 @@
  *       allocator returns 256 B-aligned memory; the handler relies on it
  *       to keep an aligned access inside one bitmap word); uploads it to
  *       device memory;
- *     - allocates (once per allocation, may reuse) and zeroes for this
- *       launch: the bitmap (GM_ALLOC_BITMAP_WORDS words) and the chunk
- *       counters (GM_ALLOC_NCHUNKS * GM_ALLOC_CHUNK_SLOTS) of each range,
- *       and counters[] (replicas * n * GM_ALLOC_NSLOTS);
+ *     - allocates (once per allocation, may reuse) the bitmap
+ *       (GM_ALLOC_BITMAP_WORDS words) and the chunk counters
+ *       (GM_ALLOC_NCHUNKS(size, chunk_shift) * GM_ALLOC_CHUNK_SLOTS) of each
+ *       range; zeroes the chunk counters and counters[] (replicas * n *
+ *       GM_ALLOC_NSLOTS) for this launch, and the bitmap either for this
+ *       launch (a per-launch bitmap) or once (a cumulative one: the runtime
+ *       chooses per range, the handler does not care);
+ *     - copies the first n ranges' bounds into cbase/cend when n <=
+ *       GM_ALLOC_NCONST (nconst = n; else nconst = 0);
  *     - writes struct gm_alloctab into the module global (cuMemcpyHtoD to
  *       the address from cuLibraryGetGlobal / cuModuleGetGlobal).
  *   handler, while the kernel runs: reads the table and ranges; sets bitmap
- *     bits (atomicOr), adds to chunk counters and counters (atomicAdd).
+ *     bits (atomic OR) and adds the number of bits it set for the first time
+ *     to GM_ALLOC_NEW_UNITS; adds to chunk counters and counters.
  *     It never writes the table or ranges.
- *   runtime, at launch exit: copies bitmaps, chunks and counters back; sums
- *     counters over replicas; ORs the per-launch bitmap into the
- *     allocation's cumulative bitmap (per-launch bitmaps show structured
- *     access, the cumulative one touched share and fragmentation).
+ *   runtime, at launch exit: copies chunks and counters back, and the
+ *     bitmap when it is per-launch or when NEW_UNITS says it changed; sums
+ *     counters over replicas; ORs the bitmap into the allocation's union
+ *     (per-launch bitmaps show structured access, the union touched share
+ *     and fragmentation).
  * Allocations not in ranges[] (e.g. made by another library before the
  * runtime attached) are not counted; the handler ignores their addresses.
  * All pointers are device pointers; a NULL bitmap or chunks pointer turns
@@ -48,17 +55,19 @@
 
 #include <stdint.h>
 
-#define GM_ALLOCTAB_VERSION 1u
+#define GM_ALLOCTAB_VERSION 2u
 #define GM_ALLOCTAB_SYM "gm_alloctab__allocations"
 
 /* Per-allocation counters, per replica: counters[(r * n + i) * GM_ALLOC_NSLOTS + slot]
  * with r = %smid & replica_mask and i the index in ranges[]. Sectors are
  * unique 32 B sectors of the allocation touched by one warp access, summed
- * over warp accesses (an atomic counts as a read and as a write). */
+ * over warp accesses (an atomic counts as a read and as a write). New units:
+ * bitmap bits this launch set that were clear before (granules). */
 enum gm_alloc_slot {
     GM_ALLOC_READ_SECTORS = 0,
     GM_ALLOC_WRITE_SECTORS = 1,
-    GM_ALLOC_NSLOTS = 2
+    GM_ALLOC_NEW_UNITS = 2,
+    GM_ALLOC_NSLOTS = 3
 };
 
 /* Chunk counters: per chunk of (1 << chunk_shift) bytes from base,
@@ -77,8 +86,11 @@ struct gm_alloc_range {
     uint32_t *bitmap;               /* 1 bit per granule, bit g%32 of word g/32, g = (addr-base) >> gran_shift */
     unsigned long long *chunks;     /* GM_ALLOC_NCHUNKS * GM_ALLOC_CHUNK_SLOTS counters */
     uint32_t id;                    /* runtime's allocation id (for its reports) */
-    uint32_t reserved;
+    uint32_t chunk_shift;           /* log2 chunk size of this range (>= 5); 0: the table's */
 };
+
+/* Ranges mirrored in constant memory (cbase/cend) when n is at most this. */
+#define GM_ALLOC_NCONST 16
 
 struct gm_alloctab {
     uint32_t version;               /* GM_ALLOCTAB_VERSION */
@@ -86,9 +98,11 @@ struct gm_alloctab {
     uint32_t gran_shift;            /* log2 bitmap granularity in bytes (2 = 4 B, the default) */
     uint32_t chunk_shift;           /* log2 chunk size in bytes, >= 5 (12 = 4 KiB, the default) */
     uint32_t replica_mask;          /* replicas of counters[] - 1 (a power of two - 1) */
-    uint32_t reserved;
+    uint32_t nconst;                /* n when cbase/cend hold the ranges' bounds, else 0 */
     const struct gm_alloc_range *ranges; /* device array [n], sorted by base */
     unsigned long long *counters;   /* device array [replicas][n][GM_ALLOC_NSLOTS] */
+    uint64_t cbase[GM_ALLOC_NCONST];/* ranges[k].base, k < nconst */
+    uint64_t cend[GM_ALLOC_NCONST]; /* ranges[k].end, k < nconst */
 };
 
 /* Sizes the runtime allocates for a range of `bytes` bytes. */
@@ -96,6 +110,9 @@ struct gm_alloctab {
     (((uint64_t)(bytes) + (1ull << (gran_shift)) - 1) >> (gran_shift))
 #define GM_ALLOC_BITMAP_WORDS(bytes, gran_shift) \
     ((GM_ALLOC_GRANULES(bytes, gran_shift) + 31) / 32)
+/* The bitmap buffer holds one spare word more, zeroed: an access of at most
+ * 32 B that runs past the end of the range may set bits past its last
+ * granule (the handler clips only memory intrinsics); readers ignore them. */
 #define GM_ALLOC_NCHUNKS(bytes, chunk_shift) \
     (((uint64_t)(bytes) + (1ull << (chunk_shift)) - 1) >> (chunk_shift))
 

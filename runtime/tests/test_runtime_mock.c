@@ -22,6 +22,7 @@
 
 void mock_cuda_define_global(const char *name, size_t size);
 void *mock_cuda_global(const char *name);
+long mock_cuda_live_buffers(void);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
 
 #define MODID "0123456789abcdef"
@@ -33,16 +34,25 @@ enum { NSITES = 5, WARPS = 1000 };
  * sector per access; 64 accesses in all, one per lane-group of 2 warps). */
 static int g_touch_all; /* spmv mode: every range, every 16th byte */
 
+/* What the handler does for one 4-byte read at off of range i (alloctab.h
+ * version 2): bitmap bit, new-unit count, chunk count (the range's chunk
+ * size); counted on "SM" rep. */
+static void touch(const struct gm_alloctab *at, uint32_t i, uint64_t off, unsigned rep)
+{
+    const struct gm_alloc_range *r = &at->ranges[i];
+    uint64_t g = off >> at->gran_shift;
+    uint32_t cs = r->chunk_shift ? r->chunk_shift : at->chunk_shift;
+    unsigned long long *c = &at->counters[((uint64_t)(rep & at->replica_mask) * at->n + i) * GM_ALLOC_NSLOTS];
+    if (!(r->bitmap[g / 32] & (1u << (g % 32)))) c[GM_ALLOC_NEW_UNITS] += 1;
+    r->bitmap[g / 32] |= 1u << (g % 32);
+    r->chunks[(off >> cs) * GM_ALLOC_CHUNK_SLOTS + GM_ALLOC_CHUNK_READS] += 1;
+}
+
 static void touch_all(const struct gm_alloctab *at)
 {
-    for (uint32_t i = 0; i < at->n; i++) {
-        const struct gm_alloc_range *r = &at->ranges[i];
-        for (uint64_t off = 0; off < r->end - r->base; off += 16) {
-            uint64_t g = off >> at->gran_shift;
-            r->bitmap[g / 32] |= 1u << (g % 32);
-            r->chunks[(off >> at->chunk_shift) * GM_ALLOC_CHUNK_SLOTS + GM_ALLOC_CHUNK_READS] += 1;
-        }
-    }
+    for (uint32_t i = 0; i < at->n; i++)
+        for (uint64_t off = 0; off < at->ranges[i].end - at->ranges[i].base; off += 16)
+            touch(at, i, off, (unsigned)(off / 16) % 132);
 }
 
 static void kernel_allocations(void)
@@ -53,11 +63,9 @@ static void kernel_allocations(void)
         const struct gm_alloc_range *r = &at->ranges[i];
         if (r->base != 0x10000000) continue;
         for (uint64_t off = 0; off < 1024; off += 16) {
-            uint64_t g = off >> at->gran_shift;
-            r->bitmap[g / 32] |= 1u << (g % 32);
-            r->chunks[(off >> at->chunk_shift) * GM_ALLOC_CHUNK_SLOTS + GM_ALLOC_CHUNK_READS] += 1;
-            unsigned rep = (unsigned)(off / 16) % 132 & at->replica_mask;
-            at->counters[((uint64_t)rep * at->n + i) * GM_ALLOC_NSLOTS + GM_ALLOC_READ_SECTORS] += 1;
+            unsigned rep = (unsigned)(off / 16) % 132;
+            touch(at, i, off, rep);
+            at->counters[((uint64_t)(rep & at->replica_mask) * at->n + i) * GM_ALLOC_NSLOTS + GM_ALLOC_READ_SECTORS] += 1;
         }
     }
 }
@@ -195,6 +203,17 @@ static void spmv_like(void)
         DRV(cuLaunchKernel, &lk, "_Z6vecaddPKfS0_Pfi");
     }
     g_touch_all = 0;
+    /* the program frees them: the next launch frees their bitmaps and
+     * chunk counters (2 device buffers each), the results stay */
+    long before = mock_cuda_live_buffers();
+    for (int i = 0; i < 7; i++) {
+        cuMemFree_v2_params f = {.dptr = 0x7f0000000000ull + (CUdeviceptr)i * 0x20000000ull};
+        DRV(cuMemFree_v2, &f, NULL);
+    }
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    DRV(cuLaunchKernel, &lk, "_Z6vecaddPKfS0_Pfi");
+    printf("test: device buffers freed after the frees: %ld\n", before - mock_cuda_live_buffers());
 }
 
 /* Host threads launching and allocating at once: launches are serialised by

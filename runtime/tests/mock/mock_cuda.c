@@ -79,13 +79,16 @@ MOCK_API CUresult cuModuleGetGlobal(CUdeviceptr *dp, size_t *sz, CUmodule m, con
 {
     return m == g_module ? get_global(dp, sz, name) : CUDA_ERROR_INVALID_HANDLE;
 }
+static long g_live; /* device buffers allocated and not freed */
+MOCK_API long mock_cuda_live_buffers(void) { return g_live; }
 MOCK_API CUresult cuMemAlloc(CUdeviceptr *p, size_t n)
 {
     void *m = calloc(1, n ? n : 1);
     *p = (CUdeviceptr)(uintptr_t)m;
+    g_live += m != NULL;
     return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-MOCK_API CUresult cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
+MOCK_API CUresult cuMemFree(CUdeviceptr p) { g_live -= p != 0; free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
 MOCK_API CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
 MOCK_API CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
 MOCK_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
