@@ -296,6 +296,24 @@ GM_INLINE int contiguous(const struct gm_access *a, uint32_t width)
     return a->addr[0] <= UINT64_MAX - 32 * width - 256 && gm_contiguous(a, width);
 }
 
+/* Any other access: through the coalescer, 16 B piece by piece. Kept out
+ * of line so the common path above keeps its registers. */
+static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct gm_worker *w,
+                                                      const struct gm_access *a, uint32_t width, uint32_t nact,
+                                                      uint32_t site, uint32_t rec, uint32_t sm, uint32_t op,
+                                                      int local)
+{
+    for (uint32_t j = 0; 16 * j < width; j++) {
+        gm_coalesce(&w->coal, a, width, j, local);
+        if (j == 0) {   /* the request belongs to the allocation of its first line */
+            uint32_t id = local ? 0 : alloc_of(s, w, (w->coal.e[0].line << 7) + w->coal.e[0].first);
+            w->allocs[id].requests++;
+            w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+        }
+        add_lines(s, w, site, rec, sm, op, local);
+    }
+}
+
 void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
     uint32_t site = site_index(s, a), sm = a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
@@ -319,15 +337,7 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
         add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
         return;
     }
-    for (uint32_t j = 0; 16 * j < width; j++) {
-        gm_coalesce(&w->coal, a, width, j, local);
-        if (j == 0) {   /* the request belongs to the allocation of its first line */
-            uint32_t id = local ? 0 : alloc_of(s, w, (w->coal.e[0].line << 7) + w->coal.e[0].first);
-            w->allocs[id].requests++;
-            w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
-        }
-        add_lines(s, w, site, rec, sm, op, local);
-    }
+    coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
 }
 
 /* Outcome sums of a run of line accesses with one allocation and site, per
