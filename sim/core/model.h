@@ -64,6 +64,7 @@ struct gm_worker {
     const struct gm_l2req **merged;     /* parallel: own group's requests in order */
     size_t nmerged_cap;
     int oom;
+    char pad[64];   /* workers lie side by side: keep this one's fields off the next one's cache lines */
 };
 
 struct gm_live { uint64_t base, end; uint32_t id; };
