@@ -11,14 +11,19 @@
 GM_COUNTERS_NAMED(values, 4, "warps,uniform,ones|or,zeros|or");
 enum { VA_WARPS, VA_UNIFORM, VA_ONES, VA_ZEROS };
 
-/* Per-lane words of a site in a loop (register accumulators, see the SDK):
- * warp executions and uniform ones this lane led, and this lane's OR of
- * its values and of their complements, low and high 32 bits. OR is
- * associative, so the warp ORs happen once, at kernel exit. */
+/* Per-lane words of a site in a loop (register accumulators, see the SDK)
+ * and per-block words of a site outside loops (shared memory): the
+ * executions led (low 16 bits) and among them the uniform ones (high 16
+ * bits), then the ORs of the values and of their complements, low and high
+ * 32 bits. OR is associative, so a loop's warp ORs happen once, at kernel
+ * exit. A lane's counts go to memory when the low half reaches 2^15 (the
+ * uniform half is never larger); a block's stay below 2^10 (a site outside
+ * loops runs at most once per thread). */
 GM_ACCUM(values);
-/* Per-block words of a site outside loops (shared memory, see the SDK). */
 GM_BLOCK(values);
-enum { VW_WARPS, VW_UNIFORM, VW_ONES_LO, VW_ONES_HI, VW_ZEROS_LO, VW_ZEROS_HI, VW_N };
+enum { VW_COUNTS, VW_ONES_LO, VW_ZEROS_LO, VW_ONES_HI, VW_ZEROS_HI, VW_N };
+#define VA_UNI1 0x10000u          /* one uniform execution in a counts word */
+#define VA_SPILL 0x8000u          /* a lane's counts go to memory at this many */
 
 /* 1 when the value has more than 32 bits (the first 8 bytes count). */
 GM_INL int va_wide(uint32_t info)
@@ -39,12 +44,6 @@ GM_INL uint64_t va_or(uint32_t mask, uint64_t v, int wide)
 {
     uint64_t hi = wide ? __reduce_or_sync(mask, (uint32_t)(v >> 32)) : 0u;
     return hi << 32 | __reduce_or_sync(mask, (uint32_t)v);
-}
-
-/* Exact warp sum of a 32-bit per-lane count (16-bit halves cannot wrap). */
-GM_INL uint64_t va_sum(uint32_t mask, uint32_t x)
-{
-    return ((uint64_t)__reduce_add_sync(mask, x >> 16) << 16) + __reduce_add_sync(mask, x & 0xffffu);
 }
 
 /* OR bits into a counter; a plain read first skips the atomic when they are
@@ -72,24 +71,26 @@ GM_INL void va_put(unsigned long long *c, uint32_t mask, uint64_t warps, uint64_
     }
 }
 
-/* A lane's 32-bit counts wrapped (inc and now 0): 2^32 to memory. */
-GM_INL void va_wrapped(uint32_t site, uint32_t warps, uint32_t uniform)
+/* A lane's counts word to memory (rare: every 2^15 executions it led). */
+GM_INL void va_spill(uint32_t *acc, uint32_t site)
 {
     unsigned long long *c = gm_site_counters(gm_counters__values, site, gm_slots__values);
-    if (warps) atomicAdd(c + VA_WARPS, 1ull << 32);
-    if (uniform) atomicAdd(c + VA_UNIFORM, 1ull << 32);
+    uint32_t w = acc[VW_COUNTS];
+    atomicAdd(c + VA_WARPS, (unsigned long long)(w & 0xffffu));
+    if (w >> 16) atomicAdd(c + VA_UNIFORM, (unsigned long long)(w >> 16));
+    acc[VW_COUNTS] = 0;
 }
 
 /* In a loop: one shfl (two when wide) and one vote per execution; the
- * leader counts (no branch), every lane ORs its own value into registers. */
+ * leader counts, every lane ORs its own value into registers. */
 GM_INL void va_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint64_t v, uint64_t m, int wide)
 {
     uint32_t l = gm_leader_of(mask), lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
     int same = __shfl_sync(mask, lo, l) == lo;
     if (wide) same &= __shfl_sync(mask, hi, l) == hi;
-    uint32_t lead = gm_lane() == l, uni = lead & (uint32_t)__all_sync(mask, same);
-    uint32_t w = acc[VW_WARPS] += lead, u = acc[VW_UNIFORM] += uni;
-    if ((lead & (w == 0)) | (uni & (u == 0))) va_wrapped(site, lead & (w == 0), uni & (u == 0));
+    int uniform = __all_sync(mask, same);
+    if (gm_lane() == l && ((acc[VW_COUNTS] += uniform ? VA_UNI1 + 1 : 1) & VA_SPILL))
+        va_spill(acc, site);
     acc[VW_ONES_LO] |= lo;
     acc[VW_ONES_HI] |= hi;
     acc[VW_ZEROS_LO] |= ~lo & (uint32_t)m;
@@ -101,26 +102,34 @@ GM_ACCUM_FLUSH(values)
 {
     if (!gm_counters__values) return;
     uint32_t mask = gm_active();
-    uint32_t any = acc[VW_WARPS] | acc[VW_ONES_LO] | acc[VW_ONES_HI] | acc[VW_ZEROS_LO] | acc[VW_ZEROS_HI];
+    uint32_t any = acc[VW_COUNTS] | acc[VW_ONES_LO] | acc[VW_ONES_HI] | acc[VW_ZEROS_LO] | acc[VW_ZEROS_HI];
     if (!__ballot_sync(mask, any != 0)) return;
-    uint64_t warps = va_sum(mask, acc[VW_WARPS]), uniform = va_sum(mask, acc[VW_UNIFORM]);
+    /* lanes hold < 2^15 each: the sums fit */
+    uint64_t warps = __reduce_add_sync(mask, acc[VW_COUNTS] & 0xffffu);
+    uint64_t uniform = __reduce_add_sync(mask, acc[VW_COUNTS] >> 16);
     uint64_t ones = (uint64_t)__reduce_or_sync(mask, acc[VW_ONES_HI]) << 32 | __reduce_or_sync(mask, acc[VW_ONES_LO]);
     uint64_t zeros = (uint64_t)__reduce_or_sync(mask, acc[VW_ZEROS_HI]) << 32 | __reduce_or_sync(mask, acc[VW_ZEROS_LO]);
     va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), mask, warps, uniform, ones, zeros);
 }
 
-/* Outside loops, in a block with shared words: the leader adds and ORs
- * (high words only when the value is wide). */
+/* OR bits into a block word; a plain read first skips the shared atomic
+ * when they are already set (after the block's first warps, usually). */
+GM_INL void va_block_or(uint32_t *w, uint32_t bits)
+{
+    if ((gm_block_word(w, 0) & bits) != bits) atomicOr(w, bits);
+}
+
+/* Outside loops, in a block with shared words: the leader adds both counts
+ * with one shared atomic and ORs (high words only when the value is wide). */
 GM_INL void va_block_add(uint32_t *b, uint32_t mask, int uniform, uint64_t ones, uint64_t zeros, int wide)
 {
     if (!gm_is_leader_of(mask)) return;
-    atomicAdd(b + VW_WARPS, 1u);
-    if (uniform) atomicAdd(b + VW_UNIFORM, 1u);
-    atomicOr(b + VW_ONES_LO, (uint32_t)ones);
-    atomicOr(b + VW_ZEROS_LO, (uint32_t)zeros);
+    atomicAdd(b + VW_COUNTS, uniform ? VA_UNI1 + 1 : 1u);
+    va_block_or(b + VW_ONES_LO, (uint32_t)ones);
+    va_block_or(b + VW_ZEROS_LO, (uint32_t)zeros);
     if (!wide) return;
-    atomicOr(b + VW_ONES_HI, (uint32_t)(ones >> 32));
-    atomicOr(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
+    va_block_or(b + VW_ONES_HI, (uint32_t)(ones >> 32));
+    va_block_or(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
 }
 
 /* The last threads of the block put its totals (lane of rank j: slot j). */
@@ -129,8 +138,9 @@ GM_BLOCK_FLUSH(values)
     if (!last || !gm_counters__values) return;
     uint64_t ones = (uint64_t)gm_block_word(words, VW_ONES_HI) << 32 | gm_block_word(words, VW_ONES_LO);
     uint64_t zeros = (uint64_t)gm_block_word(words, VW_ZEROS_HI) << 32 | gm_block_word(words, VW_ZEROS_LO);
+    uint32_t counts = gm_block_word(words, VW_COUNTS);
     va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), gm_active(),
-           gm_block_word(words, VW_WARPS), gm_block_word(words, VW_UNIFORM), ones, zeros);
+           counts & 0xffffu, counts >> 16, ones, zeros);
 }
 
 GM_INL void va_record(uint32_t site, uint32_t info, uint64_t value)

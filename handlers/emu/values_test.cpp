@@ -2,7 +2,7 @@
 // CPU test of the "values" handler (handlers/builtin/values.cu) on emulated
 // warps (gm_emu.h), in its three paths: direct to memory, register
 // accumulators (sites in loops: flushed by random groups of lanes, with
-// counts seeded near 2^32 so sums and wraps must stay exact) and block
+// counts seeded just below the spill point so spills must stay exact) and block
 // words (sites outside loops: flushed once with last = 1). Every counter is
 // compared with a brute-force count. C++17, tests only; exit 0 when all
 // match.
@@ -94,16 +94,17 @@ static void flush_accum(uint32_t site)
     }
 }
 
-/* Seeds every lane's counts near 2^32; returns what they add. */
+/* Seeds every lane's counts just below the spill point (uniform <= led,
+ * as the handler keeps them) and adds them to the reference. */
 static void seed_accum(u64 ref[NSITES][4])
 {
     for (uint32_t s = 0; s < NSITES; s++)
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t *a = &accw[s][l * GM_ACCUM_WORDS];
-            a[VW_WARPS] = 0xffffffffu - (uint32_t)(rnd() % 4);
-            a[VW_UNIFORM] = (uint32_t)(rnd() % 2 ? 0xfffffff0u : rnd() % 5);
-            ref[s][VA_WARPS] += a[VW_WARPS];
-            ref[s][VA_UNIFORM] += a[VW_UNIFORM];
+            uint32_t led = VA_SPILL - 1 - (uint32_t)(rnd() % 4), uni = rnd() % 2 ? led - (uint32_t)(rnd() % 3) : (uint32_t)(rnd() % 5);
+            a[VW_COUNTS] = led | uni << 16;
+            ref[s][VA_WARPS] += led;
+            ref[s][VA_UNIFORM] += uni;
         }
 }
 
@@ -142,6 +143,13 @@ static void run(mode m)
         ref[site][VA_ONES] |= ones;
         ref[site][VA_ZEROS] |= zeros;
     }
+    if (m == ACCUM)   /* counts went to memory before reaching the spill point */
+        for (auto &a : accw)
+            for (uint32_t l = 0; l < 32; l++)
+                if ((a.second[l * GM_ACCUM_WORDS + VW_COUNTS] & 0xffffu) >= VA_SPILL) {
+                    failures++;
+                    fprintf(stderr, "site %u lane %u: counts 0x%x past the spill point\n", a.first, l, a.second[l * GM_ACCUM_WORDS + VW_COUNTS]);
+                }
     for (uint32_t s = 0; s < NSITES; s++) {
         if (m == ACCUM) flush_accum(s);
         if (m == BLOCK && blockw.count(s)) {
