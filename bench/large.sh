@@ -12,6 +12,7 @@
 # whether the checksums equal off's. Prints a markdown table with geomean
 # and worst ratios; writes it to $OUT/large-MODE.md when OUT is set.
 # Usage: bench/large.sh [bench|large (default large)] [REPS (default 1)]
+# (GM_LARGE_TIMEOUT: seconds per program run, default 600)
 # Depends on: sh, awk, date, the devbuild; no compiler.
 set -u
 export LC_ALL=C
@@ -53,7 +54,8 @@ measure() {
   while [ "$r" -lt "$reps" ]; do
     t0=$(now_ms)
     # word splitting of the argument list is intended
-    if ! (cd "$work" && GPUMEM_OUT="$work/rep.$n.$v" "$dev/bin/$n.$v" $(args "$n")) >"$work/$n.$v.txt" 2>&1; then
+    if ! (cd "$work" && GPUMEM_OUT="$work/rep.$n.$v" timeout "${GM_LARGE_TIMEOUT:-600}" "$dev/bin/$n.$v" $(args "$n")) \
+         >"$work/$n.$v.txt" 2>&1; then
       echo "large.sh: $n.$v failed: $(tail -1 "$work/$n.$v.txt")" >&2
       return 1
     fi

@@ -73,10 +73,12 @@ GM_INL unsigned long long *al_ctr(uint32_t i)
     return AT.counters + ((gm_smid() & AT.replica_mask) * AT.n + i) * GM_ALLOC_NSLOTS;
 }
 
-/* Sets bits in one bitmap word unless already set; the number of new ones. */
+/* Sets bits in one bitmap word unless already set; the number of new ones.
+ * The test reads through L1: a stale copy can only lack bits (they are
+ * only ever set during a launch), which costs an atomic, never a count. */
 GM_INL uint32_t al_set(uint32_t *bm, uint32_t w, uint32_t bits)
 {
-    if ((__ldcg(bm + w) & bits) == bits) return 0;
+    if ((bm[w] & bits) == bits) return 0;
     return __popc(bits & ~al_or(bm + w, bits));
 }
 

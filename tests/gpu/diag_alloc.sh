@@ -16,7 +16,8 @@
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-out=${OUT:-$root/out}
+top=${OUT:-$root/out}
+out=$top/diag          # packed into $top/diag.tgz at the end
 dev=${DEV:-$root/.perfbuild-alloc}
 mkdir -p "$out"
 cuda=${CUDA_PATH:-/usr/local/cuda}
@@ -39,11 +40,12 @@ for a in "1024 8 1" "16384 8 1" "65536 16 2"; do
   fi
 done
 if [ -x "$dev/old/bin/spmv.alloc" ]; then
-  LD_LIBRARY_PATH="$dev/old/lib:$LD_LIBRARY_PATH" GPUMEM_OUT="$out/old" timeout 120 \
+  LD_LIBRARY_PATH="$dev/old/lib:$LD_LIBRARY_PATH" GPUMEM_OUT="$out/old" timeout 30 \
     "$dev/old/bin/spmv.alloc" 16384 8 1 >"$out/old.txt" 2>&1
   rc=$?
   if [ $rc = 139 ]; then result FAIL "old handler: host crash (exit 139)"
-  else result PASS "old handler at 16384 rows: exit $rc (no host crash): $(tail -1 "$out/old.txt")"; fi
+  else result PASS "old handler at 16384 rows: exit $rc (no host crash)"; fi
+  tail -5 "$out/old.txt"
 fi
 for n in kat_alloc kat_alloc_loop; do
   for v in inst alloc; do
@@ -69,3 +71,4 @@ for m in ${MODES:-bench}; do
   cat "$out/large-$m.md" "$out/large-$m.err"
 done
 echo "$pass passed, $fail failed"
+tar czf "$top/diag.tgz" -C "$top" diag && rm -rf "$out"
