@@ -156,7 +156,11 @@ GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t 
 
 /* Block accumulators (sites outside loops, see the SDK): per site, the
  * block's sums of the seven slots, and one matrix cell with its count (the
- * first cell a warp of the block claims; other cells go to memory). */
+ * first cell a warp of the block claims; other cells go to memory).
+ * Exact (handlers/emu, tests/gpu/kat on the H100) but measured slower than
+ * per-warp REDs to the per-SM rows (bench/results/overhead-coal.md: 7.66x
+ * against 7.38x geomean), so only used when built with -DGM_CD_BLOCK. */
+#ifdef GM_CD_BLOCK
 GM_BLOCK(coalescing);
 enum { CO_B_CELL = 7, CO_B_COUNT, CO_B_WORDS };
 
@@ -203,6 +207,7 @@ GM_BLOCK_FLUSH(coalescing)
                       (unsigned long long)v);
     }
 }
+#endif /* GM_CD_BLOCK */
 
 #ifdef GM_CO_DELTA
 #include "coalescing_delta.h"  /* optional repeat detection, off by default */
@@ -254,6 +259,7 @@ GM_BEFORE_MEM(coalescing)
                 return;
             }
         }
+#ifdef GM_CD_BLOCK
         if (same) {
             uint32_t *b = gm_block__coalescing(site, CO_B_WORDS);
             if (b) {
@@ -261,6 +267,7 @@ GM_BEFORE_MEM(coalescing)
                 return;
             }
         }
+#endif
     }
     uint32_t bytes = __reduce_add_sync(km, len);
     co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0);

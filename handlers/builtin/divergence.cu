@@ -12,8 +12,11 @@ enum { DV_EXECS, DV_THREADS, DV_TAKEN, DV_NOT_TAKEN, DV_DIVERGENT };
  * key (threads | taken << 6 | divergent << 12) of the run of equal warp
  * executions this lane led last, acc[1] their number. */
 GM_ACCUM(divergence);
-/* Block accumulators (branches outside loops, see the SDK): one word per slot. */
+/* Block accumulators (branches outside loops, see the SDK): one word per
+ * slot; only with -DGM_CD_BLOCK (measured slower, see coalescing.cu). */
+#ifdef GM_CD_BLOCK
 GM_BLOCK(divergence);
+#endif
 
 /* Slot j's share of a run of `count` executions of key. */
 GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
@@ -66,7 +69,11 @@ GM_BEFORE_BRANCH(divergence)
     }
     /* slot-per-lane: lane of rank j adds slot j (one warp-wide RED), to the
      * block's words outside loops (see the SDK), else to memory */
+#ifdef GM_CD_BLOCK
     uint32_t *b = gm_block__divergence(site, gm_slots__divergence);
+#else
+    uint32_t *b = 0;
+#endif
     for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
         uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? taken
                    : j == DV_NOT_TAKEN ? n - taken : (uint32_t)divergent;
@@ -75,6 +82,7 @@ GM_BEFORE_BRANCH(divergence)
     }
 }
 
+#ifdef GM_CD_BLOCK
 /* The last threads of the block add its sums (lane of rank j in last: slot j). */
 GM_BLOCK_FLUSH(divergence)
 {
@@ -87,3 +95,4 @@ GM_BLOCK_FLUSH(divergence)
         if (v) atomicAdd(c + j, (unsigned long long)v);
     }
 }
+#endif /* GM_CD_BLOCK */

@@ -16,6 +16,9 @@
 #include <thread>
 #include <vector>
 
+/* the optional block-accumulator paths of coalescing and divergence are
+ * tested here too (devices build them only with -DGM_CD_BLOCK) */
+#define GM_CD_BLOCK 1
 #include "coalescing.cu"
 #include "divergence.cu"
 #include "values.cu"

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Block accumulators and the shared-memory budget, end to end with the
-// default analyses: a kernel with 48 KiB of static shared memory (the most
-// without an opt-in) gets no block words (its sites update memory
-// directly), still compiles through ptxas and, on a GPU, runs with correct
-// results; a kernel in a module with little shared memory gets them.
-// Built on every machine; run only where lit has the `gpu` feature.
+// Block accumulators and the shared-memory budget, end to end: with the
+// test handler Inputs/block_handler.cu (GM_BLOCK), a kernel with 48 KiB of
+// static shared memory (the most without an opt-in) gets no block words
+// (its sites update memory directly) and still compiles through ptxas,
+// while the same kernel with 1 KiB gets them; built with the default
+// analyses and with the test handler it runs with correct results on a
+// GPU. Built on every machine; run only where lit has the `gpu` feature.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %gpumemcc -O3 -ptx %s -o %t/big.ptx
+// RUN: %gpumemcc -O3 --gm-analyses=none --gm-handler=%S/Inputs/block_handler.cu -ptx %s -o %t/big.ptx
 // RUN: FileCheck %s --check-prefix=BIG --implicit-check-not=__gm_block < %t/big.ptx
-// RUN: %gpumemcc -O3 -DSMALL -ptx %s -o %t/small.ptx
+// RUN: %gpumemcc -O3 --gm-analyses=none --gm-handler=%S/Inputs/block_handler.cu -DSMALL -ptx %s -o %t/small.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t/small.ptx
 // RUN: %gpumemcc -O3 %s -o %t/big
+// RUN: %gpumemcc -O3 --gm-analyses=none --gm-handler=%S/Inputs/block_handler.cu -DSMALL %s -o %t/small
 // RUN: %if gpu %{ env GPUMEM_OUT=%t/rep %t/big | FileCheck %s %}
+// RUN: %if gpu %{ env GPUMEM_OUT=%t/rep2 %t/small | FileCheck %s %}
 // BIG: .shared .align 4 .b8 {{.*}}tile[49152]
 // SMALL: .shared .align 4 .b8 __gm_block
 // SMALL: bar.sync 0;
