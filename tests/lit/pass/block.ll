@@ -14,6 +14,14 @@
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.48k.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %S/Inputs/block_dynshared.ll -o %t.dyn.ll
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.dyn.ll
+; Budget: 2048 bytes per kernel = word 0 and 102 sites of 5 words; of 110
+; branch sites the last 8 update memory directly.
+; RUN: %python %S/Inputs/block_many.py 110 > %t.many.in.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %t.many.in.ll -o %t.many.ll
+; RUN: FileCheck %s --check-prefix=MANY --implicit-check-not=@gm_block < %t.many.ll
+; MANY: @__gm_block.blk = internal addrspace(3) global [511 x i32] undef, align 4
+; MANY: getelementptr inbounds ([511 x i32], ptr addrspace(3) @__gm_block.blk, i32 0, i32 506)
+; MANY-NOT: i32 0, i32 511)
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
