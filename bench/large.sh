@@ -69,6 +69,20 @@ measure() {
     END { for (i = 1; i <= NR; i += reps) { j = i + int((reps - 1) / 2); print k[j], m[j], c[j], w[j] } }'
 }
 
+table() {
+  echo "Mode: $mode; command: sh bench/large.sh $mode $reps; devbuild: $dev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo ""
+  echo "| kernel | args | variant | --gm-off ms | variant ms | variant / off | off wall s | variant wall s | checksums |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---|"
+  while read -r n k oms ow v vms vw same; do
+    echo "$k $oms $ow $v $vms $vw $same|$(args "$n")"
+  done <"$work/rows" | awk -F'|' '{ split($1, f, " "); a = $2
+      r = f[2] > 0 ? f[5] / f[2] : 0
+      printf "| %s | %s | %s | %.4f | %.4f | %.2fx | %.1f | %.1f | %s |\n", f[1], a, f[4], f[2], f[5], r, f[3], f[6], f[7]
+      if (r > 0) { l[f[4]] += log(r); c[f[4]]++; if (r > w[f[4]]) { w[f[4]] = r; wk[f[4]] = f[1] } } }
+    END { for (v in c) printf "| **geomean / worst** | | %s | | | %.2fx / %.2fx (%s) | | | |\n", v, exp(l[v] / c[v]), w[v], wk[v] }'
+}
+
 vars=""
 for v in alloc values inst; do ls "$dev"/bin/*."$v" >/dev/null 2>&1 && vars="$vars $v"; done
 : >"$work/rows"
@@ -82,20 +96,10 @@ for bin in "$dev"/bin/*.off; do
          { print n, $1, ms[$1], w[$1], v, $2, $4, ($3 == cs[$1] ? "same" : "DIFFER") }' \
         "$work/off" "$work/var" >>"$work/rows"
   done
+  # the table so far (a run cut short still leaves it in $OUT)
+  [ -n "${OUT:-}" ] && table >"$OUT/large-$mode.md"
 done
 
-{
-  echo "Mode: $mode; command: sh bench/large.sh $mode $reps; devbuild: $dev; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo ""
-  echo "| kernel | args | variant | --gm-off ms | variant ms | variant / off | off wall s | variant wall s | checksums |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---|"
-  while read -r n k oms ow v vms vw same; do
-    echo "$k $oms $ow $v $vms $vw $same|$(args "$n")"
-  done <"$work/rows" | awk -F'|' '{ split($1, f, " "); a = $2
-      r = f[2] > 0 ? f[5] / f[2] : 0
-      printf "| %s | %s | %s | %.4f | %.4f | %.2fx | %.1f | %.1f | %s |\n", f[1], a, f[4], f[2], f[5], r, f[3], f[6], f[7]
-      if (r > 0) { l[f[4]] += log(r); c[f[4]]++; if (r > w[f[4]]) { w[f[4]] = r; wk[f[4]] = f[1] } } }
-    END { for (v in c) printf "| **geomean / worst** | | %s | | | %.2fx / %.2fx (%s) | | | |\n", v, exp(l[v] / c[v]), w[v], wk[v] }'
-} | tee "$work/table.md"
+table | tee "$work/table.md"
 [ -n "${OUT:-}" ] && cp "$work/table.md" "$OUT/large-$mode.md"
 rm -rf "$work"
