@@ -110,6 +110,11 @@ GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)
 /* Tree-PLRU: node n's bit 1 means "the victim is in the right half". */
 GM_INLINE void plru_touch_n(uint32_t ways, uint64_t *bits, uint32_t way)
 {
+    if (ways == 4) {   /* the walk below as a table: nodes 1..3, bits to clear and set */
+        static const uint8_t m[4] = {6, 6, 10, 10}, v[4] = {6, 2, 8, 0};
+        *bits = (*bits & ~(uint64_t)m[way]) | v[way];
+        return;
+    }
     uint32_t node = 1, lo = 0, span = ways;
     while (span > 1) {
         span >>= 1;
@@ -120,6 +125,10 @@ GM_INLINE void plru_touch_n(uint32_t ways, uint64_t *bits, uint32_t way)
 }
 GM_INLINE uint32_t plru_victim_n(uint32_t ways, uint64_t bits)
 {
+    if (ways == 4) {   /* root bit picks the half, then node 2 or 3 the way */
+        uint32_t r = (uint32_t)(bits >> 1) & 1;
+        return 2 * r + ((uint32_t)(bits >> (2 + r)) & 1);
+    }
     uint32_t node = 1, lo = 0, span = ways;
     while (span > 1) {
         span >>= 1;
