@@ -24,6 +24,7 @@ reps=${2:-1}
 case $mode in bench|large) ;; *) echo "usage: bench/large.sh [bench|large] [REPS]" >&2; exit 2 ;; esac
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU"; exit 0; fi
 [ -d "$dev/bin" ] || { echo "large.sh: no $dev/bin (run tests/gpu/build.sh)" >&2; exit 1; }
+dev=$(cd "$dev" && pwd)   # the runs below change directory
 export LD_LIBRARY_PATH="$dev/lib:$cuda/lib64:$cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/gm_large.XXXXXX")
 
