@@ -97,7 +97,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
 {
     struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
-    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != smid % s->cfg.l2_partitions) r.far = r.n;
+    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, &victim, h.vic);

@@ -83,6 +83,7 @@ struct gm_sim {
     uint32_t nsites;
     uint32_t have_allocs, have_sites;
     uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
+    uint8_t *near;                      /* sm_count: the partition near each SM (sm % partitions) */
     struct gm_worker *w;                /* cfg.threads workers */
     struct gm_counts *allocs, *sites;   /* merged */
     /* parallel driver */
@@ -92,6 +93,7 @@ struct gm_sim {
     size_t njob;
     uint32_t *idx;                      /* record indices bucketed by owner */
     uint8_t *own;                       /* owner of each record */
+    uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 */
     size_t idx_cap;
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */

@@ -16,7 +16,7 @@ struct arg { struct gm_sim *s; uint32_t t; };
 
 static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
 {
-    return (a->smid % s->cfg.sm_count) % s->cfg.threads;
+    return s->sm_owner[a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count];
 }
 
 static void bucket(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
@@ -141,6 +141,9 @@ int gm_parallel_start(struct gm_sim *s)
     }
     s->idx = malloc(s->cfg.window * sizeof *s->idx);
     s->own = malloc(s->cfg.window);
+    s->sm_owner = malloc(s->cfg.sm_count);
+    if (!s->sm_owner) return -1;
+    for (uint32_t sm = 0; sm < s->cfg.sm_count; sm++) s->sm_owner[sm] = (uint8_t)(sm % T);
     s->tid = calloc(T, sizeof *s->tid);
     if (!s->idx || !s->own || !s->tid || gm_bar_init(&s->bar, T)) return -1;
     for (uint32_t t = 1; t < T; t++) {

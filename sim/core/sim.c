@@ -41,7 +41,8 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     s->l1 = calloc(c->sm_count, sizeof *s->l1);
     s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
     s->w = calloc(c->threads, sizeof *s->w);
-    if (!s->l1 || !s->l1_gen || !s->w || size_counters(s, 0, 1) ||
+    s->near = malloc(c->sm_count);
+    if (!s->l1 || !s->l1_gen || !s->w || !s->near || size_counters(s, 0, 1) ||
         gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
         (c->threads > 1 && gm_parallel_start(s))) {
         gm_sim_free(s);
@@ -49,6 +50,7 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
         return NULL;
     }
     s->nsites = 1;   /* index 0: unknown site */
+    for (uint32_t sm = 0; sm < c->sm_count; sm++) s->near[sm] = (uint8_t)(sm % c->l2_partitions);
     uint64_t per = s->l2.sets / c->l2_partitions;
     s->part_fm = per > 1 ? UINT64_MAX / per + 1 : 0;
     return s;
@@ -71,6 +73,7 @@ void gm_sim_free(struct gm_sim *s)
     free(s->w);
     free(s->l1);
     free(s->l1_gen);
+    free(s->near);
     free(s->live);
     free(s->mod_base);
     free(s->mod_n);
@@ -78,6 +81,7 @@ void gm_sim_free(struct gm_sim *s)
     free(s->sites);
     free(s->idx);
     free(s->own);
+    free(s->sm_owner);
     free(s);
 }
 
