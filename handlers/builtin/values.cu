@@ -82,14 +82,15 @@ GM_INL void va_spill(uint32_t *acc, uint32_t site)
 }
 
 /* In a loop: one shfl (two when wide) and one vote per execution; the
- * leader counts, every lane ORs its own value into registers. */
+ * leader counts (selects, no branch: a leader-only branch diverges every
+ * execution), every lane ORs its own value into registers. */
 GM_INL void va_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint64_t v, uint64_t m, int wide)
 {
     uint32_t l = gm_leader_of(mask), lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
     int same = __shfl_sync(mask, lo, l) == lo;
     if (wide) same &= __shfl_sync(mask, hi, l) == hi;
-    int uniform = __all_sync(mask, same);
-    if (gm_lane() == l && ((acc[VW_COUNTS] += uniform ? VA_UNI1 + 1 : 1) & VA_SPILL))
+    uint32_t inc = __all_sync(mask, same) ? VA_UNI1 + 1 : 1u;
+    if ((acc[VW_COUNTS] += gm_lane() == l ? inc : 0u) & VA_SPILL)
         va_spill(acc, site);
     acc[VW_ONES_LO] |= lo;
     acc[VW_ONES_HI] |= hi;
@@ -112,24 +113,18 @@ GM_ACCUM_FLUSH(values)
     va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), mask, warps, uniform, ones, zeros);
 }
 
-/* OR bits into a block word; a plain read first skips the shared atomic
- * when they are already set (after the block's first warps, usually). */
-GM_INL void va_block_or(uint32_t *w, uint32_t bits)
-{
-    if ((gm_block_word(w, 0) & bits) != bits) atomicOr(w, bits);
-}
-
 /* Outside loops, in a block with shared words: the leader adds both counts
- * with one shared atomic and ORs (high words only when the value is wide). */
+ * with one shared atomic and ORs (high words only when the value is wide).
+ * Unconditional atomics: a read first (to skip them) measured slower. */
 GM_INL void va_block_add(uint32_t *b, uint32_t mask, int uniform, uint64_t ones, uint64_t zeros, int wide)
 {
     if (!gm_is_leader_of(mask)) return;
     atomicAdd(b + VW_COUNTS, uniform ? VA_UNI1 + 1 : 1u);
-    va_block_or(b + VW_ONES_LO, (uint32_t)ones);
-    va_block_or(b + VW_ZEROS_LO, (uint32_t)zeros);
+    atomicOr(b + VW_ONES_LO, (uint32_t)ones);
+    atomicOr(b + VW_ZEROS_LO, (uint32_t)zeros);
     if (!wide) return;
-    va_block_or(b + VW_ONES_HI, (uint32_t)(ones >> 32));
-    va_block_or(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
+    atomicOr(b + VW_ONES_HI, (uint32_t)(ones >> 32));
+    atomicOr(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
 }
 
 /* The last threads of the block put its totals (lane of rank j: slot j). */
