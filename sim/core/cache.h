@@ -191,11 +191,13 @@ GM_INLINE uint64_t gm_dig_match(const uint16_t *d, uint32_t ways, uint16_t x)
     return r;
 }
 
-/* Way of set holding tag, or -1: digest candidates confirmed on the tag. */
-GM_INLINE int gm_cache_way(const struct gm_cache *c, uint32_t set, uint64_t tag)
+/* Way of set holding tag (whose digest is dig = gm_dig(tag): the callers
+ * compute it once per line access), or -1: digest candidates confirmed on
+ * the tag. */
+GM_INLINE int gm_cache_way(const struct gm_cache *c, uint32_t set, uint64_t tag, uint16_t dig)
 {
     const struct gm_line *row = c->data + (uint64_t)set * c->ways;
-    for (uint64_t m = gm_dig_match(gm_digs(c, set), c->ways, gm_dig(tag)); m; m &= m - 1) {
+    for (uint64_t m = gm_dig_match(gm_digs(c, set), c->ways, dig); m; m &= m - 1) {
         int w = __builtin_ctzll(m);
         if (row[w].tag == tag) return w;
     }
@@ -254,9 +256,9 @@ GM_INLINE uint32_t lru_victim(const uint8_t *age, uint32_t ways)
  * already. Returns the candidate way, or -1 when tag is certainly absent
  * now (no digest matches): a hint for gm_cache_find_at; when absent, *vic =
  * the LRU victim way now (else ways). */
-GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint64_t tag, uint32_t *vic)
+GM_INLINE int gm_cache_prefetch_way(const struct gm_cache *c, uint32_t set, uint16_t dig, uint32_t *vic)
 {
-    uint64_t base = (uint64_t)set * c->ways, m = gm_dig_match(gm_digs(c, set), c->ways, gm_dig(tag));
+    uint64_t base = (uint64_t)set * c->ways, m = gm_dig_match(gm_digs(c, set), c->ways, dig);
     int w = m ? __builtin_ctzll(m) : -1, v = w;
     *vic = c->ways;
     if (w < 0 && c->repl == GM_REPL_LRU) *vic = (uint32_t)(v = (int)lru_victim(gm_ages(c, set), c->ways));
@@ -272,20 +274,20 @@ GM_INLINE struct gm_line *touch(struct gm_cache *c, uint32_t set, uint32_t w)
 }
 
 /* Looks a line up and makes it most recent. Returns its state or NULL. */
-GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64_t tag)
+GM_INLINE struct gm_line *gm_cache_find(struct gm_cache *c, uint32_t set, uint64_t tag, uint16_t dig)
 {
-    int w = gm_cache_way(c, set, tag);
+    int w = gm_cache_way(c, set, tag, dig);
     return w < 0 ? NULL : touch(c, set, (uint32_t)w);
 }
 
 /* gm_cache_find with a hint: a way that may hold tag (or -1). Exact: a set
  * holds a tag at most once, and a way's tag counts only while its digest
  * is set; otherwise the whole set is searched. */
-GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uint64_t tag, int hint)
+GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uint64_t tag, uint16_t dig, int hint)
 {
     uint64_t base = (uint64_t)set * c->ways;
     int w = hint >= 0 && gm_digs(c, set)[hint] && c->data[base + (uint32_t)hint].tag == tag
-                ? hint : gm_cache_way(c, set, tag);
+                ? hint : gm_cache_way(c, set, tag, dig);
     return w < 0 ? NULL : touch(c, set, (uint32_t)w);
 }
 
@@ -294,7 +296,7 @@ GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uin
  * when the set was prefetched (or >= ways): used when that way is still the
  * oldest (exact: the ages of a set are a permutation, so one way has age
  * ways-1). Returns the new, most recent line, with no valid bytes. */
-GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, uint64_t tag,
+GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, uint64_t tag, uint16_t dig,
                                              struct gm_line *victim, uint32_t vhint)
 {
     uint16_t *d = gm_digs(c, set);
@@ -313,13 +315,13 @@ GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, u
     if (!d[w]) victim->dirty = 0;
     memset(e, 0, sizeof *e);
     e->tag = tag;
-    d[w] = gm_dig(tag);
+    d[w] = dig;
     return e;
 }
-GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint64_t tag,
+GM_INLINE struct gm_line *gm_cache_insert(struct gm_cache *c, uint32_t set, uint64_t tag, uint16_t dig,
                                           struct gm_line *victim)
 {
-    return gm_cache_insert_at(c, set, tag, victim, UINT32_MAX);
+    return gm_cache_insert_at(c, set, tag, dig, victim, UINT32_MAX);
 }
 
 /* Drops a present line (write-invalidate): LRU makes its way the oldest. */

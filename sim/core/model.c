@@ -92,15 +92,15 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
 struct gm_l2res { uint32_t n, h, f, far; };   /* sectors, hits, DRAM reads, far sectors */
 
 GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line,
-                                    uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid, uint32_t mask,
-                                    uint32_t op, const uint32_t *bytes, struct gm_l2hint h)
+                                    uint16_t dig, uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid,
+                                    uint32_t mask, uint32_t op, const uint32_t *bytes, struct gm_l2hint h)
 {
-    struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, h.way), victim;
+    struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, dig, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
     if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
-        e = gm_cache_insert_at(c, set, line + 1, &victim, h.vic);
+        e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
         evict(w, &victim);
     }
     uint32_t full = full_mask(e) & mask;
@@ -132,8 +132,8 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
 
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h)
 {
-    struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->set, q->alloc, q->site, q->smid, q->mask, q->op,
-                                  q->bytes, h);
+    struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->dig, q->set, q->alloc, q->site, q->smid, q->mask,
+                                  q->op, q->bytes, h);
     count_l2(&w->allocs[q->alloc], q->op, r);
     count_l2(&w->sites[q->site], q->op, r);
 }
@@ -159,7 +159,7 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
     uint32_t set = x->l2set;
     if (!par) {
         struct gm_l2hint h = {x->l2hint, x->l2vic, x->l2abs};
-        struct gm_l2res r = l2_access(s, w, l2, x->line, set, x->alloc, x->site, x->sm, mask, op, bytes, h);
+        struct gm_l2res r = l2_access(s, w, l2, x->line, x->dig, set, x->alloc, x->site, x->sm, mask, op, bytes, h);
         x->l2n = (uint8_t)r.n;
         x->l2h = (uint8_t)r.h;
         x->dr = (uint8_t)r.f;
@@ -167,7 +167,7 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
         return;
     }
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
-                         .set = set, .smid = x->sm, .mask = (uint8_t)mask, .op = (uint8_t)op};
+                         .set = set, .smid = x->sm, .dig = x->dig, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
     push(w, &q, s->cfg.threads);
 }
@@ -176,9 +176,9 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
                        struct gm_lacc *x, int par)
 {
     uint32_t set = x->l1set, miss = 0, fetch;
-    struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
+    struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
     int absent = !e;
-    if (!e) e = gm_cache_insert(l1, set, x->line + 1, &victim);
+    if (!e) e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
     for (uint32_t sec = 0; sec < 4; sec++)
         if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
             miss |= 1u << sec;
@@ -193,10 +193,10 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
                         struct gm_lacc *x, int par)
 {
     uint32_t set = x->l1set;
-    struct gm_line *e = gm_cache_find(l1, set, x->line + 1), victim;
+    struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
     x->l1h = e ? (uint8_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     enum gm_wpol p = s->cfg.l1_write;
-    if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, &victim);
+    if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
         for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= x->bytes[sec];
@@ -229,6 +229,7 @@ static void add_lines(struct gm_sim *s, struct gm_worker *w, uint32_t site, uint
         x->sm = (uint16_t)sm;
         x->l1set = gm_cache_set(&s->l1[sm], le->line);
         x->l2set = gm_cache_set(&s->l2, le->line);
+        x->dig = gm_dig(le->line + 1);
         x->smask = (uint8_t)le->smask;
         x->op = (uint8_t)op;
         x->l2hint = -1;
@@ -279,6 +280,7 @@ static void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint
         x->sm = (uint16_t)sm;
         x->l1set = gm_cache_set(&s->l1[sm], line);
         x->l2set = gm_cache_set(&s->l2, line);
+        x->dig = gm_dig(line + 1);
         x->smask = (uint8_t)smask;
         x->op = (uint8_t)op;
         x->l2hint = -1;
@@ -427,7 +429,7 @@ GM_INLINE void hint_ahead(const struct gm_cache *l2, struct gm_lacc *b)
 {
     struct gm_lacc *y = &b[GM_AHEAD];
     uint32_t vic;
-    y->l2hint = (int8_t)gm_cache_prefetch_way(l2, y->l2set, y->line + 1, &vic);
+    y->l2hint = (int8_t)gm_cache_prefetch_way(l2, y->l2set, y->dig, &vic);
     y->l2vic = (uint8_t)vic;
     y->l2abs = y->l2hint < 0 && fresh(b, GM_AHEAD, y->line);
 }

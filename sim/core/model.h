@@ -19,6 +19,7 @@ struct gm_lacc {
     uint32_t bytes[4];     /* requested bytes per sector */
     uint32_t alloc, site, rec;
     uint32_t l1set, l2set;  /* set indices, computed once */
+    uint16_t dig;           /* gm_dig(line + 1), computed once for L1 and L2 */
     uint16_t sm;
     uint8_t smask, op;
     int8_t l2hint;          /* serial: L2 way holding the line when prefetched, or -1 */
@@ -34,7 +35,7 @@ struct gm_l2req {
     uint64_t line;
     uint32_t bytes[4];
     uint32_t alloc, site, set, rec;
-    uint16_t smid;
+    uint16_t smid, dig;
     uint8_t mask, op;
 };
 

@@ -69,7 +69,7 @@ static struct gm_l2hint hint_ahead(struct gm_sim *s, const struct gm_l2req **q)
 {
     const struct gm_l2req *y = q[GM_AHEAD];
     struct gm_l2hint h;
-    h.way = gm_cache_prefetch_way(&s->l2, y->set, y->line + 1, &h.vic);
+    h.way = gm_cache_prefetch_way(&s->l2, y->set, y->dig, &h.vic);
     uint32_t same = 0;
     for (uint32_t k = 0; k < GM_AHEAD; k++) same |= q[k]->line == y->line;
     h.absent = h.way < 0 && !same;
