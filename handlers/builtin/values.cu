@@ -127,14 +127,16 @@ GM_INL void va_block_add(uint32_t *b, uint32_t mask, int uniform, uint64_t ones,
     atomicOr(b + VW_ZEROS_HI, (uint32_t)(zeros >> 32));
 }
 
-/* The last threads of the block put its totals (lane of rank j: slot j). */
+/* The last threads of the block put its totals (lane of rank j in the
+ * returning group `last`, not in __activemask(): the group may reach this
+ * flush split, and each part would add the sums again). */
 GM_BLOCK_FLUSH(values)
 {
     if (!last || !gm_counters__values) return;
     uint64_t ones = (uint64_t)gm_block_word(words, VW_ONES_HI) << 32 | gm_block_word(words, VW_ONES_LO);
     uint64_t zeros = (uint64_t)gm_block_word(words, VW_ZEROS_HI) << 32 | gm_block_word(words, VW_ZEROS_LO);
     uint32_t counts = gm_block_word(words, VW_COUNTS);
-    va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), gm_active(),
+    va_put(gm_site_counters(gm_counters__values, site, gm_slots__values), last,
            counts & 0xffffu, counts >> 16, ones, zeros);
 }
 

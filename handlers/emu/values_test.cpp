@@ -3,7 +3,7 @@
 // warps (gm_emu.h), in its three paths: direct to memory, register
 // accumulators (sites in loops: flushed by random groups of lanes, with
 // counts seeded just below the spill point so spills must stay exact) and block
-// words (sites outside loops: flushed once with last = 1). Every counter is
+// words (sites outside loops: flushed by the last group, split in two). Every counter is
 // compared with a brute-force count. C++17, tests only; exit 0 when all
 // match.
 #include "gm_emu.h"
@@ -153,8 +153,12 @@ static void run(mode m)
     for (uint32_t s = 0; s < NSITES; s++) {
         if (m == ACCUM) flush_accum(s);
         if (m == BLOCK && blockw.count(s)) {
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t) { gm_block_flush__values(s, gm_emu_block("values", s, VW_N), 0); });
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t) { gm_block_flush__values(s, gm_emu_block("values", s, VW_N), 1); });
+            /* an earlier group (last = 0), then the last group, which
+             * reaches the flush split in two parts (as seen on the H100) */
+            uint32_t *w = gm_emu_block("values", s, VW_N), last = rnd_mask(), part = last & (uint32_t)rnd();
+            warp(rnd_mask(), s % REPLICAS, [&](uint32_t) { gm_block_flush__values(s, w, 0); });
+            if (part) warp(part, s % REPLICAS, [&](uint32_t) { gm_block_flush__values(s, w, last); });
+            if (last & ~part) warp(last & ~part, s % REPLICAS, [&](uint32_t) { gm_block_flush__values(s, w, last); });
         }
     }
     if (m == BLOCK && blockw.size() != NSITES) { failures++; fprintf(stderr, "block words not used\n"); }
