@@ -10,7 +10,8 @@
 #   split between the coalescing pass and the cache-model pass.
 # Table 2: from a file: trace decoding alone (zstd + records), end to end.
 # Table 3: wall clock, 1..THREADS_MAX threads (meaningful only on an idle machine).
-# Table 4: instructions per sector access (callgrind; machine-load independent).
+# Table 4: instructions per sector access (callgrind; machine-load independent)
+#   and trace-reader instructions per record.
 set -eu
 bin=${1:?usage: run.sh BENCH_SIM [THREADS_MAX] [CHUNKS]}
 tmax=${2:-$(nproc)}
@@ -62,14 +63,19 @@ instr() {   # instructions of one function (inclusive) in a callgrind file
     echo
     echo "## 3. Instructions per sector access (callgrind, 8 chunks, one thread)"
     echo
-    echo "| workload | sector accesses | fast feed | coalescing pass | cache-model pass | reference feed | reference / fast |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "'decode' = trace reader (zstd + record decoding) per record, 2 chunks read twice."
+    echo
+    echo "| workload | sector accesses | fast feed | coalescing pass | cache-model pass | reference feed | reference / fast | decode per record |"
+    echo "|---|---|---|---|---|---|---|---|"
     for w in stream gather stencil reuse; do
       sec=$("$bin" --threads-max 1 --chunks 8 --workload "$w" --no-ref | awk -F'|' 'NR == 3 { gsub(/ /, "", $4); print $4 }')
       valgrind --tool=callgrind --callgrind-out-file="$dir/cg" "$bin" --threads-max 1 --chunks 8 --workload "$w" >/dev/null 2>&1
       f=$(instr "$dir/cg" gm_sim_feed); c=$(instr "$dir/cg" gm_model_coalesce)
       m=$(instr "$dir/cg" gm_model_lines); r=$(instr "$dir/cg" gm_ref_feed)
-      echo "$w $sec $f $c $m $r" | awk '{ printf "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.1fx |\n", $1, $2, $3/$2, $4/$2, $5/$2, $6/$2, $6/$3 }'
+      valgrind --tool=callgrind --callgrind-out-file="$dir/cgd" "$bin" --threads-max 1 --chunks 2 --workload "$w" --no-ref \
+        --file "$dir" >/dev/null 2>&1
+      d=$(instr "$dir/cgd" gm_trace_reader_next)
+      echo "$w $sec $f $c $m $r $d" | awk '{ printf "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.1fx | %.0f |\n", $1, $2, $3/$2, $4/$2, $5/$2, $6/$2, $6/$3, $7/32768 }'
     done
   fi
 } > "$tmp"
