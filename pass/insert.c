@@ -5,8 +5,9 @@
  * before the terminator, kernel_entry at the entry block's first instruction,
  * kernel_exit before each ret. Every handler of an event is called, in the
  * order given, each that may branch followed by a warp reconvergence
- * (call_all). Depends on
- * LLVM-C (Core, DebugInfo).
+ * (call_all); lanes that split at a branch around such calls meet again
+ * where the branch's sides join (region reconvergence, reconverge_regions).
+ * Depends on LLVM-C (Core, DebugInfo).
  */
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
@@ -94,16 +95,17 @@ static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsign
 
 /*
  * Region reconvergence. Natively ptxas reconverges a warp where the two
- * sides of a branch meet again (the branch's immediate post-dominator); around
- * inlined handler code it does not always (measured on the H100: spmv_ell's
- * trace had 104,080 records of a load that the native kernel issues 8,192
- * times, the lanes that skipped an `if` ran ahead to the next load). So the
- * pass makes that reconvergence explicit: for a block D that branches, whose
- * immediate post-dominator P it dominates, where neither lies on a cycle that
- * avoids the other, and where the code between them holds a handler call that
- * may branch, the lanes active at the end of D (activemask) meet again at the
- * start of P (bar.warp.sync). Each of them reaches P exactly once before D
- * runs again, so the sync cannot wait for a lane that never comes.
+ * sides of a branch meet again; around the inlined trace handler (its ring
+ * reservation loop) it did not (measured on the H100: spmv_ell's trace had
+ * 104,080 records of a load that the native kernel issues 8,192 times, the
+ * lanes that skipped an `if` ran ahead to the next load; docs/trace.md). So
+ * the pass makes the reconvergence explicit: for a block D that branches, it
+ * takes the first post-dominator P that lies on no cycle avoiding D (an if's
+ * join, a loop's exit); if D dominates P, D lies on no cycle avoiding P and
+ * a handler call that may branch lies between them, the lanes active at the
+ * end of D (activemask) meet again at the start of P (bar.warp.sync). Each
+ * of them reaches P exactly once before D runs again, so the sync cannot
+ * wait for a lane that never comes.
  */
 struct gm_flow {
     int n;                       /* blocks; node n is a virtual exit */
