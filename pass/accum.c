@@ -80,20 +80,25 @@ int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b)
     return 0;
 }
 
-/* gm_accum_flush__NAME for a call to gm_accum__NAME, if defined. */
-static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
+/* PREFIX + NAME for a call to gm_accum__NAME, if defined. */
+static LLVMValueRef named_fn(LLVMModuleRef m, LLVMValueRef callee, const char *prefix)
 {
-    size_t n = 0;
+    size_t n = 0, ql = strlen(prefix);
     const char *name = LLVMGetValueName2(callee, &n);
     char buf[256];
     size_t pl = strlen(GM_ACCUM_FN_PREFIX);
-    if (n - pl + sizeof GM_ACCUM_FLUSH_PREFIX > sizeof buf)
+    if (n - pl + ql + 1 > sizeof buf)
         return NULL;
-    memcpy(buf, GM_ACCUM_FLUSH_PREFIX, sizeof GM_ACCUM_FLUSH_PREFIX - 1);
-    memcpy(buf + sizeof GM_ACCUM_FLUSH_PREFIX - 1, name + pl, n - pl);
-    buf[sizeof GM_ACCUM_FLUSH_PREFIX - 1 + n - pl] = 0;
+    memcpy(buf, prefix, ql);
+    memcpy(buf + ql, name + pl, n - pl);
+    buf[ql + n - pl] = 0;
     LLVMValueRef f = LLVMGetNamedFunction(m, buf);
     return f && !LLVMIsDeclaration(f) ? f : NULL;
+}
+
+static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
+{
+    return named_fn(m, callee, GM_ACCUM_FLUSH_PREFIX);
 }
 
 static LLVMValueRef accum_callee(LLVMValueRef in)
@@ -147,15 +152,30 @@ void gm_fold_null_tests(LLVMValueRef call, int nonnull)
     }
 }
 
+/* Loop steps (loopinv.c) into a new accumulator of a memory site, if its
+ * handler defines GM_ACCUM_STEP. */
+static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
+                     const struct gm_sites *s, unsigned long long site)
+{
+    if (!s || site >= s->n || s->v[site].kind != GM_SK_MEM ||
+        !named_fn(LLVMGetGlobalParent(callee), callee, GM_ACCUM_STEP_PREFIX))
+        return;
+    gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr);
+}
+
 /* Replaces one gm_accum__ call: an accumulator or NULL. */
 static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
-                       LLVMValueRef call, int kernel)
+                       LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call)))
+    if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
+        int n0 = k->n;
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
+        if (slot && k->n > n0)
+            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site));
+    }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
@@ -198,7 +218,7 @@ static size_t collect_calls(LLVMValueRef f, LLVMValueRef **out)
     return n;
 }
 
-int gm_accum_lower(LLVMModuleRef m)
+int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
 {
     int any = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -212,7 +232,7 @@ int gm_accum_lower(LLVMModuleRef m)
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
         for (size_t i = 0; i < n; i++)
-            lower_call(&k, &g, b, f, calls[i], kernel);
+            lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);
         any |= k.n > 0;
         gm_cfg_blocks_free(&g);
@@ -228,5 +248,6 @@ int gm_accum_is_late(LLVMValueRef f)
 {
     size_t n = 0;
     const char *name = LLVMGetValueName2(f, &n);
-    return gm_starts_with(name, GM_ACCUM_FN_PREFIX) || gm_starts_with(name, GM_ACCUM_FLUSH_PREFIX);
+    return gm_starts_with(name, GM_ACCUM_FN_PREFIX) || gm_starts_with(name, GM_ACCUM_FLUSH_PREFIX) ||
+           gm_starts_with(name, GM_ACCUM_STEP_PREFIX);
 }

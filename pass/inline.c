@@ -76,7 +76,7 @@ static int run_inliner(LLVMModuleRef m, struct gm_err *e)
 
 /* Handlers first; then the accumulators they asked for (accum.c: registers,
  * block.c: shared memory) and the calls those lowerings added. */
-int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
+int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (is_handler_code(f) && is_late(f))
@@ -84,7 +84,7 @@ int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e)
     mark_inline(m, 0);
     if (run_inliner(m, e) < 0)
         return -1;
-    int acc = gm_accum_lower(m);
+    int acc = gm_accum_lower(m, s);
     if (gm_block_lower(m) | acc) {
         mark_inline(m, 1);
         if (run_inliner(m, e) < 0)

@@ -25,6 +25,7 @@ enum gm_ev { GM_EV_BMEM, GM_EV_ALOAD, GM_EV_BRANCH, GM_EV_ENTRY, GM_EV_EXIT, GM_
 #define GM_HANDLER_ATTR "gm-handler"
 
 struct gm_err { char *buf; size_t len; };
+struct gm_sites;
 int gm_fail(struct gm_err *e, const char *fmt, ...);   /* always returns -1 */
 
 struct gm_cfg {
@@ -54,10 +55,12 @@ int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_
                      struct gm_err *e);
 int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e);
 void gm_handlers_free(struct gm_handlers *h);
-int gm_handlers_inline(LLVMModuleRef m, struct gm_err *e);
+int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e);
 void gm_fold_nsites(LLVMModuleRef m);
-/* Register accumulators (accum.c): returns 1 if any was made. */
-int gm_accum_lower(LLVMModuleRef m);
+/* Register accumulators (accum.c): returns 1 if any was made; s (may be
+ * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
+int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
+int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr);
 int gm_accum_is_late(LLVMValueRef f);
 /* Blocks of a function, sorted by address, with a visit stamp each (accum.c). */
 struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };

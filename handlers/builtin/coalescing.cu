@@ -154,6 +154,45 @@ GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t 
     if (lead) acc[1]++;
 }
 
+/* Loop steps (abi.h, GM_ACCUM_STEP_*; off with -DGM_CO_NO_STEP or
+ * GM_DIAG_NO_LOOPINV=1 at compile time): for a global load or store in a
+ * loop whose address advances by D bytes per iteration, the pass stores D
+ * and clears the run mask in the loop's preheader. A warp execution whose
+ * mask equals every lane's run mask repeats the previous one (each lane of
+ * the mask moved by the same D since, see co_step_run), so its key is the
+ * leader's current one: the leader counts it, nothing else runs. */
+#ifndef GM_CO_NO_STEP
+GM_ACCUM_STEP(coalescing);
+#define CO_STEP(acc) ((acc)[GM_ACCUM_STEP_KNOWN])
+
+GM_INL int co_step_fast(uint32_t *acc, uint32_t mask)
+{
+    int lead = gm_is_leader_of(mask);
+    if (!__all_sync(mask, acc[GM_ACCUM_STEP_RUN] == mask && (!lead || acc[1] != ~0u))) return 0;
+    if (lead) acc[1]++;
+    return 1;
+}
+
+/* Run mask after a full execution that left key in the leader's run: the
+ * mask if every later execution with it has the same key. It does when D
+ * is the same for every lane and either a multiple of 128 (the warp's
+ * sector and line pattern moves as a whole) or every lane's address is the
+ * leader's plus a multiple of 128 (naturally aligned accesses of <= 32 B:
+ * sectors = lines = distinct addresses, whatever the shift). */
+GM_INL uint32_t co_step_run(const uint32_t *acc, uint32_t mask, uint64_t a)
+{
+    uint64_t d = acc[GM_ACCUM_STEP_D] | (uint64_t)acc[GM_ACCUM_STEP_D + 1] << 32;
+    uint32_t l = gm_leader_of(mask);
+    uint64_t dl = __shfl_sync(mask, d, l), al = __shfl_sync(mask, a, l);
+    int ok = d == dl && (!(d & 127) || !((a - al) & 127));
+    return __all_sync(mask, ok) ? mask : 0;
+}
+#else
+#define CO_STEP(acc) 0
+GM_INL int co_step_fast(uint32_t *, uint32_t) { return 0; }
+GM_INL uint32_t co_step_run(const uint32_t *, uint32_t, uint64_t) { return 0; }
+#endif
+
 /* Block accumulators (sites outside loops, see the SDK): per site, the
  * block's sums of the seven slots, and one matrix cell with its count (the
  * first cell a warp of the block claims; other cells go to memory).
@@ -245,6 +284,16 @@ GM_BEFORE_MEM(coalescing)
         }
     }
 #endif
+    /* loop steps: global loads and stores only (local addresses are not
+     * linear in the thread's offsets, shared ones count wavefronts) */
+    int step = same && space == GM_SPACE_GLOBAL && kind == CO_MEM;
+    if (step) {  /* the accumulator only used where it is asked for (SROA) */
+        uint32_t *sacc = gm_accum__coalescing(site);
+        if (sacc && CO_STEP(sacc)) {
+            if (co_step_fast(sacc, mask)) return;
+            sacc[GM_ACCUM_STEP_RUN] = 0;
+        }
+    }
     if (!counted) {
         if (kind == CO_MEM)
             r = co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
@@ -256,6 +305,7 @@ GM_BEFORE_MEM(coalescing)
             uint32_t *acc = gm_accum__coalescing(site);
             if (acc) {
                 co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
+                if (step && CO_STEP(acc)) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr);
                 return;
             }
         }

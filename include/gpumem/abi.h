@@ -131,4 +131,18 @@ enum gm_space {
 #define GM_NSLOTS_MASK      0x00ffffffu     /* slots; the high bits are flags: */
 #define GM_NSLOTS_SINGLE    0x80000000u     /* one replica only (large per-site arrays) */
 
+/*
+ * Loop steps of register accumulators (additive): a handler that defines
+ * GM_ACCUM_STEP(name) (handler.h) lets the pass store, in the preheader of
+ * the innermost loop of a memory site whose address advances by a
+ * loop-invariant D bytes at every iteration (the site running once per
+ * iteration), D into accumulator words GM_ACCUM_STEP_D (low) and
+ * GM_ACCUM_STEP_D + 1 (high), 0 into GM_ACCUM_STEP_RUN and 1 into
+ * GM_ACCUM_STEP_KNOWN. Other sites keep 0 in these words.
+ */
+#define GM_ACCUM_STEP_PREFIX "gm_accum_step__"
+#define GM_ACCUM_STEP_D      2
+#define GM_ACCUM_STEP_RUN    4
+#define GM_ACCUM_STEP_KNOWN  5
+
 #endif /* GPUMEM_ABI_H */

@@ -101,6 +101,14 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
     extern "C" uint32_t *gm_accum__##name(uint32_t site) { return gm_emu_accum(#name, site); }
 #endif
 #define GM_ACCUM_FLUSH(name) GM_DEV void gm_accum_flush__##name(uint32_t site, uint32_t *acc)
+/* GM_ACCUM_STEP(name): the pass may store loop steps into name's
+ * accumulators (abi.h, GM_ACCUM_STEP_*); without it those words stay 0. */
+#ifndef GM_HOST_EMULATION
+#define GM_ACCUM_STEP(name) \
+    extern "C" __device__ __noinline__ __attribute__((used)) void gm_accum_step__##name(void) {}
+#else
+#define GM_ACCUM_STEP(name)
+#endif
 /* Keeps a flush loop rolled (fewer registers at kernel exit). */
 #ifndef GM_HOST_EMULATION
 #define GM_ROLLED _Pragma("unroll 1")

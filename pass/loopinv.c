@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Loop steps for register accumulators (accum.c): for a memory site in a
+ * loop whose address advances by the same loop-invariant number of bytes D
+ * at every iteration, and that executes exactly once per iteration, stores
+ * into the site's accumulator in the loop's preheader: words 2,3 = D (low,
+ * high), word 4 = 0 (run mask: each loop entry starts a new run), word 5 = 1
+ * (step known). Recognised addresses: pointer header phis stepped by a GEP
+ * with invariant indices, and GEPs whose indices are affine in integer
+ * header phis (add/sub/mul by an invariant/shl by a constant/or disjoint,
+ * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
+ * docs/pass.md. Depends on LLVM-C (Core, Target) and internal.h only.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct li {
+    LLVMBasicBlockRef h, latch, pre;
+    LLVMBasicBlockRef *body;
+    unsigned nbody, cap;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    LLVMTypeRef i64;
+    int depth, cyc;
+};
+
+static int in_body(const struct li *L, LLVMBasicBlockRef bb)
+{
+    for (unsigned i = 0; i < L->nbody; i++)
+        if (L->body[i] == bb)
+            return 1;
+    return 0;
+}
+
+static void body_push(struct li *L, LLVMBasicBlockRef bb)
+{
+    if (L->nbody == L->cap && !(L->body = realloc(L->body, (L->cap = L->cap ? 2 * L->cap : 64) * sizeof *L->body)))
+        abort();
+    L->body[L->nbody++] = bb;
+}
+
+/* Body of the loop of back edge latch -> h: h and every block that reaches
+ * latch without passing h (predecessors are the users of a block's value). */
+static void loop_body(struct li *L)
+{
+    L->nbody = 0;
+    L->cyc = L->latch == L->h;
+    body_push(L, L->h);
+    if (L->latch != L->h)
+        body_push(L, L->latch);
+    for (unsigned k = 1; k < L->nbody; k++) {
+        LLVMValueRef bv = LLVMBasicBlockAsValue(L->body[k]);
+        for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef t = LLVMGetUser(u);
+            if (!LLVMIsAInstruction(t) || !LLVMIsATerminatorInst(t))
+                continue;
+            LLVMBasicBlockRef p = LLVMGetInstructionParent(t);
+            L->cyc |= p == L->h;
+            if (!in_body(L, p))
+                body_push(L, p);
+        }
+    }
+}
+
+static int invariant(const struct li *L, LLVMValueRef v)
+{
+    return !LLVMIsAInstruction(v) || !in_body(L, LLVMGetInstructionParent(v));
+}
+
+/* 1 if a path from `from` (exclusive) inside the body, never entering
+ * avoid or h, reaches target. */
+static int reaches(const struct li *L, LLVMBasicBlockRef from, LLVMBasicBlockRef target,
+                   LLVMBasicBlockRef avoid)
+{
+    unsigned n = L->nbody, sp = 0;
+    LLVMBasicBlockRef *stack = malloc((n + 1) * sizeof *stack);
+    char *seen = calloc(n + 1, 1);
+    int found = 0;
+    if (!stack || !seen)
+        abort();
+    stack[sp++] = from;
+    while (sp && !found) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned i = 0; i < ns && !found; i++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
+            unsigned k = 0;
+            while (k < n && L->body[k] != s)
+                k++;
+            if (s == target)
+                found = 1;
+            else if (k < n && !seen[k] && s != avoid && s != L->h) {
+                seen[k] = 1;
+                stack[sp++] = s;
+            }
+        }
+    }
+    free(stack);
+    free(seen);
+    return found;
+}
+
+/* The site's block runs exactly once per iteration: in the body, on every
+ * path from h to latch, and on no cycle that avoids h (no inner loop). */
+static int once_per_iteration(const struct li *L, LLVMBasicBlockRef bb)
+{
+    if (!in_body(L, bb))
+        return 0;
+    if (bb != L->h && bb != L->latch && (L->h == L->latch || reaches(L, L->h, L->latch, bb)))
+        return 0;
+    return bb == L->h || !reaches(L, bb, bb, NULL);
+}
+
+static LLVMValueRef c64(struct li *L, long long v)
+{
+    return LLVMConstInt(L->i64, (unsigned long long)v, 1);
+}
+
+/* v as i64 (sext if `need` asks for signed no-wrap, else zext). */
+static LLVMValueRef to64(struct li *L, LLVMValueRef v, int need)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
+        return NULL;
+    if (LLVMGetIntTypeWidth(t) == 64)
+        return v;
+    return need == 2 ? LLVMBuildZExt(L->b, v, L->i64, "") : LLVMBuildSExt(L->b, v, L->i64, "");
+}
+
+/* need: 0 wraps modulo 2^64 (i64 values), 1 every step nsw, 2 every step nuw. */
+static int flags_ok(LLVMValueRef in, int need)
+{
+    return need == 0 || (need == 1 && LLVMGetNSW(in)) || (need == 2 && LLVMGetNUW(in));
+}
+
+static LLVMValueRef delta(struct li *L, LLVMValueRef v, int need);
+
+static LLVMValueRef bin(struct li *L, LLVMOpcode op, LLVMValueRef a, LLVMValueRef b)
+{
+    if (!a || !b)
+        return NULL;
+    return op == LLVMAdd ? LLVMBuildAdd(L->b, a, b, "") : op == LLVMSub ? LLVMBuildSub(L->b, a, b, "")
+         : op == LLVMMul ? LLVMBuildMul(L->b, a, b, "") : LLVMBuildShl(L->b, a, b, "");
+}
+
+/* Bytes a GEP's indices add per iteration (base excluded). */
+static LLVMValueRef gep_delta(struct li *L, LLVMValueRef g)
+{
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(g);
+    LLVMValueRef d = c64(L, 0);
+    unsigned n = LLVMGetNumIndices(g);
+    for (unsigned i = 0; i < n && d; i++) {
+        LLVMValueRef ix = LLVMGetOperand(g, i + 1);
+        if (i > 0) {
+            LLVMTypeKind k = LLVMGetTypeKind(t);
+            if (k == LLVMStructTypeKind) {
+                if (!invariant(L, ix))
+                    return NULL;
+                t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(ix));
+                continue;
+            }
+            if (k != LLVMArrayTypeKind)
+                return NULL;
+            t = LLVMGetElementType(t);
+        }
+        unsigned w = LLVMGetTypeKind(LLVMTypeOf(ix)) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(LLVMTypeOf(ix)) : 0;
+        if (!w)
+            return NULL;   /* vector indices */
+        LLVMValueRef di = delta(L, ix, w == 64 ? 0 : 1);
+        d = di ? bin(L, LLVMAdd, d, bin(L, LLVMMul, di, c64(L, (long long)LLVMABISizeOfType(L->td, t)))) : NULL;
+    }
+    return d;
+}
+
+/* A header phi: [init, outside], [next, latch] with next = v + s or
+ * gep(v, invariant indices). */
+static LLVMValueRef phi_delta(struct li *L, LLVMValueRef v, int need)
+{
+    if (LLVMGetInstructionParent(v) != L->h || LLVMCountIncoming(v) != 2)
+        return NULL;
+    unsigned k = LLVMGetIncomingBlock(v, 0) == L->latch ? 0 : 1;
+    if (LLVMGetIncomingBlock(v, k) != L->latch || LLVMGetIncomingBlock(v, 1 - k) != L->pre)
+        return NULL;
+    LLVMValueRef nx = LLVMGetIncomingValue(v, k);
+    if (LLVMIsAGetElementPtrInst(nx) && LLVMGetOperand(nx, 0) == v) {
+        for (unsigned i = 1; i <= LLVMGetNumIndices(nx); i++)
+            if (!invariant(L, LLVMGetOperand(nx, i)))
+                return NULL;
+        return gep_delta(L, nx);
+    }
+    if (!LLVMIsABinaryOperator(nx) || LLVMGetInstructionOpcode(nx) != LLVMAdd || !flags_ok(nx, need))
+        return NULL;
+    LLVMValueRef a = LLVMGetOperand(nx, 0), s = LLVMGetOperand(nx, 1);
+    if (a != v)
+        s = a, a = LLVMGetOperand(nx, 1);
+    return a == v && invariant(L, s) ? to64(L, s, need) : NULL;
+}
+
+static LLVMValueRef inst_delta(struct li *L, LLVMValueRef v, int need)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL;
+    LLVMValueRef c = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+    switch (op) {
+    case LLVMPHI: return phi_delta(L, v, need);
+    case LLVMGetElementPtr: return bin(L, LLVMAdd, delta(L, a, 0), gep_delta(L, v));
+    case LLVMAddrSpaceCast: case LLVMBitCast: return delta(L, a, need);
+    case LLVMSExt: return delta(L, a, 1);
+    case LLVMZExt: return delta(L, a, LLVMGetNNeg(v) ? 1 : 2);
+    case LLVMOr:
+        return LLVMGetIsDisjoint(v) ? bin(L, LLVMAdd, delta(L, a, need), delta(L, c, need)) : NULL;
+    case LLVMAdd: case LLVMSub:
+        return flags_ok(v, need) ? bin(L, op, delta(L, a, need), delta(L, c, need)) : NULL;
+    case LLVMMul:
+        if (!flags_ok(v, need))
+            return NULL;
+        if (invariant(L, a))
+            a = c, c = LLVMGetOperand(v, 0);
+        return invariant(L, c) ? bin(L, LLVMMul, delta(L, a, need), to64(L, c, need)) : NULL;
+    case LLVMShl:
+        if (!flags_ok(v, need) || !LLVMIsAConstantInt(c))
+            return NULL;
+        return bin(L, LLVMShl, delta(L, a, need), c64(L, (long long)LLVMConstIntGetZExtValue(c)));
+    default: return NULL;
+    }
+}
+
+/* Bytes (or units) v advances per iteration, built in the preheader; NULL
+ * if v is not affine in the loop's header phis. */
+static LLVMValueRef delta(struct li *L, LLVMValueRef v, int need)
+{
+    if (!v || invariant(L, v))
+        return v ? c64(L, 0) : NULL;
+    if (L->depth > 32)
+        return NULL;
+    L->depth++;
+    LLVMValueRef d = inst_delta(L, v, need);
+    L->depth--;
+    return d;
+}
+
+#define GM_LI_PHIS 8
+/* Phis in v's operand tree (depth-limited, at most GM_LI_PHIS). */
+static void find_phis(LLVMValueRef v, int depth, LLVMValueRef *out, int *n)
+{
+    if (!v || !LLVMIsAInstruction(v) || depth > 16 || *n == GM_LI_PHIS)
+        return;
+    if (LLVMIsAPHINode(v)) {
+        for (int i = 0; i < *n; i++)
+            if (out[i] == v)
+                return;
+        out[(*n)++] = v;
+        return;
+    }
+    for (int i = 0, k = LLVMGetNumOperands(v); i < k; i++)
+        find_phis(LLVMGetOperand(v, i), depth + 1, out, n);
+}
+
+/* Fills h, latch, pre from a two-way phi whose latch edge is a back edge. */
+static int loop_of(struct li *L, LLVMValueRef phi)
+{
+    if (LLVMCountIncoming(phi) != 2)
+        return 0;
+    L->h = LLVMGetInstructionParent(phi);
+    for (unsigned k = 0; k < 2; k++) {
+        L->latch = LLVMGetIncomingBlock(phi, k);
+        L->pre = LLVMGetIncomingBlock(phi, 1 - k);
+        loop_body(L);
+        if (L->cyc && !in_body(L, L->pre))
+            return 1;
+    }
+    return 0;
+}
+
+static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValueRef v)
+{
+    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(v));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMValueRef idx = LLVMConstInt(i32, i, 0);
+    LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, i32, slot, &idx, 1, ""));
+}
+
+/* 1 and the preheader stores if the site (memory instruction inst, address
+ * ptr) steps by an invariant D per iteration; 0 otherwise (nothing built). */
+int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr)
+{
+    if (getenv("GM_DIAG_NO_LOOPINV") || !inst || !ptr || LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
+        return 0;
+    LLVMValueRef phis[GM_LI_PHIS];
+    int nphi = 0;
+    find_phis(ptr, 0, phis, &nphi);
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)));
+    struct li L = {.b = b, .td = LLVMGetModuleDataLayout(m),
+                   .i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m))};
+    LLVMValueRef d = NULL;
+    for (int i = 0; i < nphi && !d; i++) {
+        if (!loop_of(&L, phis[i]) || !once_per_iteration(&L, LLVMGetInstructionParent(inst)))
+            continue;
+        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(L.pre));
+        LLVMSetCurrentDebugLocation2(b, NULL);
+        d = delta(&L, ptr, 0);
+    }
+    if (d) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+        store_word(b, slot, GM_ACCUM_STEP_D, LLVMBuildTrunc(b, d, i32, ""));
+        store_word(b, slot, GM_ACCUM_STEP_D + 1, LLVMBuildTrunc(b, LLVMBuildLShr(b, d, c64(&L, 32), ""), i32, ""));
+        store_word(b, slot, GM_ACCUM_STEP_RUN, LLVMConstInt(i32, 0, 0));
+        store_word(b, slot, GM_ACCUM_STEP_KNOWN, LLVMConstInt(i32, 1, 0));
+    }
+    free(L.body);
+    return d != NULL;
+}
