@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Barrier for the parallel driver's phases: waiters spin briefly (a phase
- * of a window lasts tens of microseconds, and waking sleeping threads
- * through the kernel costs about as much), then sleep on a condition
- * variable, so an oversubscribed machine is not kept busy. Full memory
+ * Barrier for the parallel driver's phases (five per window): waiters poll
+ * briefly, yielding the CPU every 64 polls, and only then sleep on a
+ * condition variable, so a phase that ends soon costs no kernel wake-up,
+ * and an oversubscribed machine is not kept busy. Full memory
  * synchronisation like pthread_barrier_wait: whatever a thread wrote before
  * the barrier is visible to all after it. Internal to sim/core; C11 atomics
  * and pthreads only.
@@ -12,10 +12,13 @@
 #define GM_SIM_BARRIER_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
+#ifndef GM_BAR_SPIN
 #define GM_BAR_SPIN 4000   /* polls before sleeping */
+#endif
 
 struct gm_bar {
     _Atomic uint32_t arrived, gen;
@@ -62,7 +65,8 @@ static inline void gm_bar_wait(struct gm_bar *b)
     }
     for (int i = 0; i < GM_BAR_SPIN; i++) {
         if (atomic_load_explicit(&b->gen, memory_order_acquire) != g) return;
-        gm_cpu_relax();
+        if ((i & 63) == 63) sched_yield();   /* oversubscribed: let the awaited thread run */
+        else gm_cpu_relax();
     }
     pthread_mutex_lock(&b->m);
     while (atomic_load_explicit(&b->gen, memory_order_acquire) == g) pthread_cond_wait(&b->cv, &b->m);
