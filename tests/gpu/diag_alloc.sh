@@ -11,8 +11,10 @@
 #     $DEV/kat) against tests/gpu/kat/check.py;
 #  3. the overhead table of bench/large.sh (MODES, default "bench").
 # Prints PASS/FAIL lines and "N passed, N failed". DEV defaults to
-# .perfbuild-alloc (bin/ lib/ from tests/gpu/build.sh with variants off
-# alloc, GM_DEVBUILD=DEV/new). Depends on: sh, python3, the builds.
+# .perfbuild-alloc (DEV/new from tests/gpu/build.sh with GM_DEVBUILD=DEV/new
+# and variants "off alloc"); DEV=.devbuild uses the full devbuild of
+# tests/gpu/pack.sh instead (its bin/ has NAME.off and NAME.alloc).
+# Depends on: sh, python3, the builds.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -26,6 +28,7 @@ pass=0 fail=0
 result() { echo "$1 $2"; if [ "$1" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
 
 new=$dev/new/bin
+[ -d "$new" ] || new=$dev/bin
 for a in "1024 8 1" "16384 8 1" "65536 16 2"; do
   tag=$(echo "$a" | tr ' ' _)
   timeout 120 "$new/spmv.off" $a >"$out/spmv.off.$tag.txt" 2>&1
@@ -67,7 +70,7 @@ for n in r.get("notes", []):
     if "device memory" in n: print(n)
 PY
 for m in ${MODES:-bench}; do
-  GM_DEVBUILD=$dev/new timeout 900 sh bench/large.sh "$m" 1 >"$out/large-$m.md" 2>"$out/large-$m.err"
+  GM_DEVBUILD=$(dirname "$new") timeout 900 sh bench/large.sh "$m" 1 >"$out/large-$m.md" 2>"$out/large-$m.err"
   cat "$out/large-$m.md" "$out/large-$m.err"
 done
 echo "$pass passed, $fail failed"
