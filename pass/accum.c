@@ -127,6 +127,14 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
     LLVMSetCurrentDebugLocation2(b, NULL);
     LLVMValueRef a = LLVMBuildAlloca(b, ty, "gm.acc");
+    /* the zeroing store goes after every alloca of the entry block, so
+     * code later inserted at the entry (block init) keeps all
+     * accumulators' allocas together there, where SROA promotes them */
+    LLVMValueRef at = LLVMGetFirstInstruction(entry);
+    while (at && LLVMIsAAllocaInst(at))
+        at = LLVMGetNextInstruction(at);
+    if (at) LLVMPositionBuilderBefore(b, at);
+    else LLVMPositionBuilderAtEnd(b, entry);
     LLVMBuildStore(b, LLVMConstNull(ty), a);
     k->v[k->n++] = (struct gm_acc){flush, a, site};
     return a;
