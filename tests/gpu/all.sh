@@ -4,8 +4,8 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime trace driver pass
-#        overhead ncu-trace ncu-compare sim-scaling; default: the
-#        correctness suites)
+#        overhead ncu-trace ncu-compare sim-scaling alloc-spmv large;
+#        default: the correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -28,6 +28,8 @@ for s in $suites; do
   ncu-trace) sh tests/gpu/trace/ncu.sh ;;
   ncu-compare) OUT="$out" sh tests/gpu/ncu_compare.sh ;;
   overhead) sh bench/overhead.sh ;;
+  alloc-spmv) DEV=.devbuild MODES= OUT="$out" sh tests/gpu/diag_alloc.sh ;;
+  large)    GM_LARGE_TIMEOUT=120 OUT="$out" sh bench/large.sh large 1 ;;
   sim-scaling) lscpu | grep 'Model name'; nproc; cat /proc/loadavg
             build-simbench/bench_sim --no-ref --threads-max 16 --chunks 256
             build-simbench/bench_sim --cpu --threads-max 1 --chunks 64 ;;

@@ -69,7 +69,7 @@ r = json.load(open(sys.argv[1]))
 for n in r.get("notes", []):
     if "device memory" in n: print(n)
 PY
-for m in ${MODES:-bench}; do
+for m in ${MODES-bench}; do
   GM_DEVBUILD=$(dirname "$new") timeout 900 sh bench/large.sh "$m" 1 >"$out/large-$m.md" 2>"$out/large-$m.err"
   cat "$out/large-$m.md" "$out/large-$m.err"
 done
