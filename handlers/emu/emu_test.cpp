@@ -247,6 +247,72 @@ static void test_coalescing_loops(void)
     }
 }
 
+/* Loop steps (GM_ACCUM_STEP): at each loop entry the words the pass would
+ * store (D, run mask 0, known 1); each iteration the live lanes run the site
+ * as one or two groups (divergence), each lane's address moves by its D
+ * after every execution, lanes leave the loop at random. D uniform (a
+ * multiple of 128 or not, lanes 128 B apart or not) or, at some sites, not
+ * uniform. Returns how many lanes ended with a run mask (fast path armed). */
+static uint32_t test_coalescing_steps(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
+    gm_counters__coalescing = ctr.data();
+    gm_counters__coalescing_matrix = mat.data();
+    co_ref ref[NSITES] = {};
+    uint32_t armed = 0;
+    for (uint32_t site = 0; site < NSITES; site++) {
+        uint32_t w = 1u << (site % 5), pat = site % 4;
+        uint32_t info = (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;
+        for (int entry = 0; entry < 6; entry++) {
+            static const uint64_t ds[] = {0, 128, 4096, 16, 4, 64, 384, 1ull << 20};
+            uint64_t d[32], addr[32], base = (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+            uint64_t d0 = ds[(site + entry) % 8] / 16 * w;  /* keeps w-alignment */
+            if (d0 % 128 && (site + entry) % 3 == 0) d0 = ds[(site + entry) % 8];
+            for (int l = 0; l < 32; l++) {
+                d[l] = (site == 4 || site == 5) && entry % 2 ? d0 + (l % 3) * (site == 4 ? 128 : w) : d0;
+                addr[l] = base + (pat == 0 ? l * w : pat == 1 ? l * 128 : pat == 2 ? (rnd() % 64) * w : (l / 8) * 256);
+            }
+            for (int l = 0; l < 32; l++) {
+                uint32_t *a = &accum[{"coalescing", site}][l * GM_ACCUM_WORDS];
+                a[GM_ACCUM_STEP_D] = (uint32_t)d[l], a[GM_ACCUM_STEP_D + 1] = (uint32_t)(d[l] >> 32);
+                a[GM_ACCUM_STEP_RUN] = 0, a[GM_ACCUM_STEP_KNOWN] = 1;
+            }
+            uint32_t live = entry % 3 == 2 ? rnd_mask() : ~0u;
+            for (int t = 0; t < 60 && live; t++) {
+                uint32_t g1 = rnd() % 6 == 0 ? live & rnd_mask() : live;
+                for (uint32_t mask : {g1, live & ~g1}) {
+                    if (!mask) continue;
+                    warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
+                    std::vector<std::pair<uint64_t, uint64_t>> glob;
+                    for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
+                    co_ref &r = ref[site];
+                    uint32_t s = units(glob, 5);
+                    r.slot[CO_WARPS]++;
+                    r.slot[CO_THREADS] += glob.size();
+                    r.slot[CO_SECTORS] += s;
+                    r.slot[CO_LINES] += units(glob, 7);
+                    r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
+                    r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+                    for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) addr[l] += d[l];
+                }
+                if (rnd() % 16 == 0) live &= rnd_mask();
+            }
+            for (int l = 0; l < 32; l++) armed += accum[{"coalescing", site}][l * GM_ACCUM_WORDS + GM_ACCUM_STEP_RUN] != 0;
+        }
+    }
+    for (uint32_t s = 0; s < NSITES; s++)
+        warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
+    static const char *names[7] = {"step.warps", "step.threads", "step.sectors", "step.lines", "step.ideal", "step.waves", "step.ideal_waves"};
+    for (uint32_t s = 0; s < NSITES; s++) {
+        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
+        for (uint32_t c = 0; c < 1024; c++) {
+            auto it = ref[s].matrix.find(c);
+            check("step.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
+        }
+    }
+    return armed;
+}
+
 /* ---- divergence --------------------------------------------------------- */
 static void test_divergence(void)
 {
@@ -430,6 +496,14 @@ int main(void)
     accum.clear();
     test_coalescing_loops();
     accum.clear();
+#ifndef GM_CO_NO_STEP
+    uint32_t armed = test_coalescing_steps();
+    printf("loop steps: %u lanes left with a run mask\n", armed);
+#ifndef GM_CO_DELTA  /* the repeat path runs first there */
+    if (!armed) { failures++; fprintf(stderr, "loop-step fast path never armed\n"); }
+#endif
+    accum.clear();
+#endif
     accum_on = false;
     block_on = true;                  /* again, through block accumulators */
     test_coalescing();
