@@ -144,8 +144,9 @@ static LLVMValueRef bin(struct li *L, LLVMOpcode op, LLVMValueRef a, LLVMValueRe
          : op == LLVMMul ? LLVMBuildMul(L->b, a, b, "") : LLVMBuildShl(L->b, a, b, "");
 }
 
-/* Bytes a GEP's indices add per iteration (base excluded). */
-static LLVMValueRef gep_delta(struct li *L, LLVMValueRef g)
+/* Bytes a GEP's indices add per iteration (base excluded); with step set,
+ * the bytes its (invariant) indices add to the base, sign-extended. */
+static LLVMValueRef gep_bytes(struct li *L, LLVMValueRef g, int step)
 {
     LLVMTypeRef t = LLVMGetGEPSourceElementType(g);
     LLVMValueRef d = c64(L, 0);
@@ -167,7 +168,7 @@ static LLVMValueRef gep_delta(struct li *L, LLVMValueRef g)
         unsigned w = LLVMGetTypeKind(LLVMTypeOf(ix)) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(LLVMTypeOf(ix)) : 0;
         if (!w)
             return NULL;   /* vector indices */
-        LLVMValueRef di = delta(L, ix, w == 64 ? 0 : 1);
+        LLVMValueRef di = step ? to64(L, ix, 1) : delta(L, ix, w == 64 ? 0 : 1);
         d = di ? bin(L, LLVMAdd, d, bin(L, LLVMMul, di, c64(L, (long long)LLVMABISizeOfType(L->td, t)))) : NULL;
     }
     return d;
@@ -187,7 +188,7 @@ static LLVMValueRef phi_delta(struct li *L, LLVMValueRef v, int need)
         for (unsigned i = 1; i <= LLVMGetNumIndices(nx); i++)
             if (!invariant(L, LLVMGetOperand(nx, i)))
                 return NULL;
-        return gep_delta(L, nx);
+        return gep_bytes(L, nx, 1);
     }
     if (!LLVMIsABinaryOperator(nx) || LLVMGetInstructionOpcode(nx) != LLVMAdd || !flags_ok(nx, need))
         return NULL;
@@ -204,7 +205,7 @@ static LLVMValueRef inst_delta(struct li *L, LLVMValueRef v, int need)
     LLVMValueRef c = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
     switch (op) {
     case LLVMPHI: return phi_delta(L, v, need);
-    case LLVMGetElementPtr: return bin(L, LLVMAdd, delta(L, a, 0), gep_delta(L, v));
+    case LLVMGetElementPtr: return bin(L, LLVMAdd, delta(L, a, 0), gep_bytes(L, v, 0));
     case LLVMAddrSpaceCast: case LLVMBitCast: return delta(L, a, need);
     case LLVMSExt: return delta(L, a, 1);
     case LLVMZExt: return delta(L, a, LLVMGetNNeg(v) ? 1 : 2);
