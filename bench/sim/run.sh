@@ -80,5 +80,6 @@ instr() {   # instructions of one function (inclusive) in a callgrind file
   fi
 } > "$tmp"
 rm -rf "$dir"
+chmod 644 "$tmp"
 mv "$tmp" "$out"
 cat "$out"
