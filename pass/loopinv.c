@@ -9,7 +9,9 @@
  * with invariant indices, and GEPs whose indices are affine in integer
  * header phis (add/sub/mul by an invariant/shl by a constant/or disjoint,
  * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
- * docs/pass.md. Depends on LLVM-C (Core, Target) and internal.h only.
+ * docs/pass.md. Every invariant in D must be uniform (constants, kernel
+ * arguments and arithmetic of them), so D is the same for every lane.
+ * Depends on LLVM-C (Core, Target) and internal.h only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +119,25 @@ static LLVMValueRef c64(struct li *L, long long v)
     return LLVMConstInt(L->i64, (unsigned long long)v, 1);
 }
 
-/* v as i64 (sext if `need` asks for signed no-wrap, else zext). */
+/* v is the same for every thread of the kernel: a constant, an argument,
+ * or casts and arithmetic of those (so D needs no test across lanes). */
+static int uniform(LLVMValueRef v, int depth)
+{
+    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+        return 1;
+    if (!LLVMIsAInstruction(v) || depth > 8 || !(LLVMIsABinaryOperator(v) || LLVMIsACastInst(v)))
+        return 0;
+    for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
+        if (!uniform(LLVMGetOperand(v, i), depth + 1))
+            return 0;
+    return 1;
+}
+
+/* Uniform v as i64 (sext if `need` asks for signed no-wrap, else zext). */
 static LLVMValueRef to64(struct li *L, LLVMValueRef v, int need)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
-    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64)
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64 || !uniform(v, 0))
         return NULL;
     if (LLVMGetIntTypeWidth(t) == 64)
         return v;

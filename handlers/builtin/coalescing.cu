@@ -174,17 +174,17 @@ GM_INL int co_step_fast(uint32_t *acc, uint32_t mask)
 }
 
 /* Run mask after a full execution that left key in the leader's run: the
- * mask if every later execution with it has the same key. It does when D
- * is the same for every lane and either a multiple of 128 (the warp's
- * sector and line pattern moves as a whole) or every lane's address is the
+ * mask if every later execution with it has the same key. D is the same
+ * for every lane (the pass stores only D built from constants and kernel
+ * arguments), so it does when D is a multiple of 128 (the warp's sector
+ * and line pattern moves as a whole) or every lane's address is the
  * leader's plus a multiple of 128 (naturally aligned accesses of <= 32 B:
- * sectors = lines = distinct addresses, whatever the shift). */
+ * sectors = lines = distinct addresses, whatever the shift); the low 32
+ * address bits decide both. */
 GM_INL uint32_t co_step_run(const uint32_t *acc, uint32_t mask, uint64_t a)
 {
-    uint64_t d = acc[GM_ACCUM_STEP_D] | (uint64_t)acc[GM_ACCUM_STEP_D + 1] << 32;
-    uint32_t l = gm_leader_of(mask);
-    uint64_t dl = __shfl_sync(mask, d, l), al = __shfl_sync(mask, a, l);
-    int ok = d == dl && (!(d & 127) || !((a - al) & 127));
+    uint32_t al = __shfl_sync(mask, (uint32_t)a, gm_leader_of(mask));
+    int ok = !(acc[GM_ACCUM_STEP_D] & 127) || !(((uint32_t)a - al) & 127);
     return __all_sync(mask, ok) ? mask : 0;
 }
 #else

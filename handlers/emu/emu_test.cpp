@@ -250,9 +250,9 @@ static void test_coalescing_loops(void)
 /* Loop steps (GM_ACCUM_STEP): at each loop entry the words the pass would
  * store (D, run mask 0, known 1); each iteration the live lanes run the site
  * as one or two groups (divergence), each lane's address moves by its D
- * after every execution, lanes leave the loop at random. D uniform (a
- * multiple of 128 or not, lanes 128 B apart or not) or, at some sites, not
- * uniform. Returns how many lanes ended with a run mask (fast path armed). */
+ * after every execution, lanes leave the loop at random. D (the same for
+ * all lanes, as the pass guarantees) a multiple of 128 or not, lanes 128 B
+ * apart or not. Returns how many lanes ended with a run mask (fast path armed). */
 static uint32_t test_coalescing_steps(void)
 {
     std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
@@ -269,7 +269,7 @@ static uint32_t test_coalescing_steps(void)
             uint64_t d0 = ds[(site + entry) % 8] / 16 * w;  /* keeps w-alignment */
             if (d0 % 128 && (site + entry) % 3 == 0) d0 = ds[(site + entry) % 8];
             for (int l = 0; l < 32; l++) {
-                d[l] = (site == 4 || site == 5) && entry % 2 ? d0 + (l % 3) * (site == 4 ? 128 : w) : d0;
+                d[l] = d0;  /* the pass stores only uniform D (loopinv.c) */
                 addr[l] = base + (pat == 0 ? l * w : pat == 1 ? l * 128 : pat == 2 ? (rnd() % 64) * w : (l / 8) * 256);
             }
             for (int l = 0; l < 32; l++) {

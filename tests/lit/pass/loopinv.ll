@@ -7,7 +7,8 @@
 ; (a[row*n + k] with zext nneg, b[k*n + col] with sext), a pointer phi
 ; stepped by a GEP, 2 * 4-byte steps through shl. Not recognised: a load on
 ; one branch inside the loop, an index that is not affine (k*k), an index
-; through an i32 add without nsw under sext; nothing with GM_DIAG_NO_LOOPINV.
+; through an i32 add without nsw under sext, a step that depends on the
+; thread (D must be the same for every lane); nothing with GM_DIAG_NO_LOOPINV.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: env GM_DIAG_NO_LOOPINV=1 %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.off.ll
@@ -139,3 +140,25 @@ latch:
 exit:
   ret void
 }
+
+; CHECK-LABEL: define ptx_kernel void @perthread(
+; CHECK-NOT: i32 5{{$}}
+; CHECK: ret void
+define ptx_kernel void @perthread(ptr addrspace(1) %a, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %pre
+pre:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %pre ], [ %i1, %loop ]
+  %s = sext i32 %i to i64
+  %q = getelementptr inbounds i32, ptr addrspace(1) %a, i64 %s
+  %x = load i32, ptr addrspace(1) %q, align 4
+  %i1 = add nsw i32 %i, %t
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
