@@ -62,6 +62,17 @@ GM_INL uint32_t co_job_value(uint32_t slot, uint32_t n, uint32_t r, uint32_t byt
     }
 }
 
+/* co_job_value as a chain of selects (slots 0..6; larger slots give 0). */
+GM_INL uint32_t co_job_value_sel(uint32_t slot, uint32_t n, uint32_t r, uint32_t bytes, int whole)
+{
+    uint32_t lo = r & 0xffff, hi = r >> 16;
+    uint32_t v = slot == CO_WARPS ? (uint32_t)whole : 0;
+    v = slot == CO_THREADS ? n : v;
+    v = slot == CO_SECTORS || slot == CO_WAVES ? lo : v;
+    v = slot == CO_LINES || slot == CO_IDEAL_WAVES ? hi : v;
+    return slot == CO_IDEAL ? (bytes + 31) / 32 : v;
+}
+
 GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint32_t bytes, int whole)
 {
     uint32_t n = __popc(km);
@@ -74,6 +85,16 @@ GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint3
     unsigned long long *c = gm_counters__coalescing +
         ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
     uint32_t jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
+#ifndef GM_CO_OLD_EMIT
+    /* at least as many lanes as jobs (the common case): one job per lane,
+     * its value by selects (no jump table, no loop) */
+    if (n >= jobs) {
+        uint32_t slot = co_job_slot(kind, rank);
+        uint32_t v = co_job_value_sel(slot, n, r, bytes, whole);
+        if (rank < jobs && v) atomicAdd(c + slot, (unsigned long long)v);
+        return;
+    }
+#endif
     for (uint32_t j = rank; j < jobs; j += n) {
         uint32_t slot = co_job_slot(kind, j);
         uint32_t v = co_job_value(slot, n, r, bytes, whole);
