@@ -73,7 +73,9 @@ GM_INL uint32_t co_job_value_sel(uint32_t slot, uint32_t n, uint32_t r, uint32_t
     return slot == CO_IDEAL ? (bytes + 31) / 32 : v;
 }
 
-GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint32_t bytes, int whole)
+/* sel: one job per lane by selects when lanes suffice (not for memory
+ * intrinsics: their exact walk leaves no registers for it, regbudget). */
+GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint32_t bytes, int whole, int sel)
 {
     uint32_t n = __popc(km);
     uint32_t rank = __popc(km & gm_lanemask_lt());
@@ -88,7 +90,7 @@ GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint3
 #ifndef GM_CO_OLD_EMIT
     /* at least as many lanes as jobs (the common case): one job per lane,
      * its value by selects (no jump table, no loop) */
-    if (n >= jobs) {
+    if (sel && n >= jobs) {
         uint32_t slot = co_job_slot(kind, rank);
         uint32_t v = co_job_value_sel(slot, n, r, bytes, whole);
         if (rank < jobs && v) atomicAdd(c + slot, (unsigned long long)v);
@@ -341,5 +343,5 @@ GM_BEFORE_MEM(coalescing)
 #endif
     }
     uint32_t bytes = __reduce_add_sync(km, len);
-    co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0);
+    co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0, !(info & GM_INFO_MEMINTR));
 }
