@@ -4,7 +4,7 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime trace driver pass
-#        overhead ncu-trace ncu-compare sim-scaling alloc-spmv large;
+#        overhead ncu-trace ncu-compare sim-scaling alloc-spmv loopinv large;
 #        default: the correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,6 +29,7 @@ for s in $suites; do
   ncu-compare) OUT="$out" sh tests/gpu/ncu_compare.sh ;;
   overhead) sh bench/overhead.sh ;;
   alloc-spmv) DEV=.devbuild MODES= OUT="$out" sh tests/gpu/diag_alloc.sh ;;
+  loopinv)  OUT="$out" sh tests/gpu/loopinv_ab.sh ;;
   large)    GM_LARGE_TIMEOUT=120 OUT="$out" sh bench/large.sh large 1 ;;
   sim-scaling) lscpu | grep 'Model name'; nproc; cat /proc/loadavg
             build-simbench/bench_sim --no-ref --threads-max 16 --chunks 256
