@@ -6,12 +6,11 @@
  * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
  * acc) is called before every ret of the kernel. Every other call becomes
- * NULL, and the handler updates memory directly. Depends on LLVM-C (Core,
- * DebugInfo) and the handler SDK's names.
+ * NULL, and the handler updates memory directly. Depends on LLVM-C (Core), calls.c
+ * and the handler SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
@@ -103,13 +102,7 @@ static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
 
 static LLVMValueRef accum_callee(LLVMValueRef in)
 {
-    if (!LLVMIsACallInst(in))
-        return NULL;
-    LLVMValueRef c = LLVMGetCalledValue(in);
-    size_t n = 0;
-    if (!c || !LLVMIsAFunction(c) || !gm_starts_with(LLVMGetValueName2(c, &n), GM_ACCUM_FN_PREFIX))
-        return NULL;
-    return c;
+    return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
 }
 
 /* The accumulator of (flush, site) in kernel k, made on first use. */
@@ -193,16 +186,12 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
 static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMMetadataRef sp = LLVMGetSubprogram(f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
             continue;
         LLVMPositionBuilderBefore(b, t);
-        LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(t);
-        if (!loc && sp)
-            loc = LLVMDIBuilderCreateDebugLocation(ctx, LLVMDISubprogramGetLine(sp), 0, sp, NULL);
-        LLVMSetCurrentDebugLocation2(b, loc);
+        gm_set_loc(b, f, t);
         for (int i = 0; i < k->n; i++) {
             LLVMValueRef args[2] = {
                 LLVMConstInt(LLVMInt32TypeInContext(ctx), k->v[i].site, 0), k->v[i].slot};
@@ -211,28 +200,13 @@ static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef 
     }
 }
 
-static size_t collect_calls(LLVMValueRef f, LLVMValueRef **out)
-{
-    size_t n = 0, cap = 0;
-    *out = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-            if (!accum_callee(in))
-                continue;
-            if (n == cap && !(*out = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof **out)))
-                abort();
-            (*out)[n++] = in;
-        }
-    return n;
-}
-
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
 {
     int any = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMValueRef *calls;
-        size_t n = LLVMIsDeclaration(f) ? 0 : collect_calls(f, &calls);
+        size_t n = LLVMIsDeclaration(f) ? 0 : gm_prefixed_calls(f, GM_ACCUM_FN_PREFIX, &calls);
         if (!n)
             continue;
         struct gm_kacc k = {.n = 0};

@@ -13,13 +13,12 @@
  * modules with dynamic shared memory, loops and non-kernel functions get
  * NULL: the handler updates memory directly. For A/B measurements, the
  * environment variable GM_DIAG_NO_BLOCK (any value) at compile time turns
- * every call into NULL. Depends on LLVM-C (Core, Target, DebugInfo) and the
+ * every call into NULL. Depends on LLVM-C (Core, Target), calls.c and the
  * handler SDK's names.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include "internal.h"
 
@@ -46,13 +45,7 @@ struct gm_bkern { struct gm_ban a[GM_BLOCK_AN_MAX]; int n; unsigned bytes, avail
 
 static LLVMValueRef block_callee(LLVMValueRef in)
 {
-    if (!LLVMIsACallInst(in))
-        return NULL;
-    LLVMValueRef c = LLVMGetCalledValue(in);
-    size_t n = 0;
-    if (!c || !LLVMIsAFunction(c) || !gm_starts_with(LLVMGetValueName2(c, &n), GM_BLOCK_FN_PREFIX))
-        return NULL;
-    return c;
+    return gm_prefixed_callee(in, GM_BLOCK_FN_PREFIX);
 }
 
 /* The defined function PREFIX + NAME, or NULL. */
@@ -120,16 +113,6 @@ static unsigned shared_in_use(LLVMModuleRef m)
 }
 
 /* A debug location for calls the pass adds to f (inlined calls need one). */
-static void set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMMetadataRef sp = LLVMGetSubprogram(f);
-    LLVMMetadataRef loc = near ? LLVMInstructionGetDebugLoc(near) : NULL;
-    if (!loc && sp)
-        loc = LLVMDIBuilderCreateDebugLocation(ctx, LLVMDISubprogramGetLine(sp), 0, sp, NULL);
-    LLVMSetCurrentDebugLocation2(b, loc);
-}
-
 static LLVMValueRef i32c(LLVMModuleRef m, unsigned long long v)
 {
     return LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), v, 0);
@@ -167,7 +150,7 @@ static void add_calls(const struct gm_bkern *k, LLVMBuilderRef b, LLVMValueRef f
     while (first && LLVMIsAAllocaInst(first))
         first = LLVMGetNextInstruction(first);
     LLVMPositionBuilderBefore(b, first);
-    set_loc(b, f, NULL);
+    gm_set_loc(b, f, NULL);
     for (int i = 0; i < k->n; i++) {
         LLVMValueRef args[2] = {word_ptr(m, &k->a[i], 0), i32c(m, k->a[i].words)};
         call(b, k->a[i].init, args, 2);
@@ -177,7 +160,7 @@ static void add_calls(const struct gm_bkern *k, LLVMBuilderRef b, LLVMValueRef f
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
             continue;
         LLVMPositionBuilderBefore(b, t);
-        set_loc(b, f, t);
+        gm_set_loc(b, f, t);
         for (int i = 0; i < k->n; i++) {
             const struct gm_ban *a = &k->a[i];
             LLVMValueRef base = word_ptr(m, a, 0);
@@ -188,21 +171,6 @@ static void add_calls(const struct gm_bkern *k, LLVMBuilderRef b, LLVMValueRef f
             }
         }
     }
-}
-
-static size_t collect_calls(LLVMValueRef f, LLVMValueRef **out)
-{
-    size_t n = 0, cap = 0;
-    *out = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-            if (!block_callee(in))
-                continue;
-            if (n == cap && !(*out = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof **out)))
-                abort();
-            (*out)[n++] = in;
-        }
-    return n;
 }
 
 /* Assigns each call of a kernel its (analysis, offset), or none (off 0). */
@@ -227,7 +195,7 @@ static void assign(struct gm_bkern *k, struct gm_blocks *g, LLVMModuleRef m, LLV
 static int lower_function(LLVMModuleRef m, LLVMValueRef f, LLVMBuilderRef b, unsigned avail)
 {
     LLVMValueRef *calls;
-    size_t n = collect_calls(f, &calls);
+    size_t n = gm_prefixed_calls(f, GM_BLOCK_FN_PREFIX, &calls);
     if (!n)
         return 0;
     struct gm_bkern *k = calloc(1, sizeof *k);
@@ -267,7 +235,7 @@ static int gm_block_nullify(LLVMModuleRef m)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMValueRef *calls;
-        size_t n = LLVMIsDeclaration(f) ? 0 : collect_calls(f, &calls);
+        size_t n = LLVMIsDeclaration(f) ? 0 : gm_prefixed_calls(f, GM_BLOCK_FN_PREFIX, &calls);
         for (size_t i = 0; i < n; i++) {
             gm_fold_null_tests(calls[i], 0);
             LLVMReplaceAllUsesWith(calls[i], LLVMConstPointerNull(LLVMTypeOf(calls[i])));

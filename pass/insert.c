@@ -7,9 +7,8 @@
  * order given, each that may branch followed by a warp reconvergence
  * (call_all); lanes that split at a branch around such calls meet again
  * where the branch's sides join (region reconvergence, reconverge_regions).
- * Depends on LLVM-C (Core, DebugInfo).
+ * Depends on LLVM-C (Core) and calls.c.
  */
-#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -226,15 +225,9 @@ static void dominators(struct gm_flow *g, int start, const int *out, const int *
     free(order);
 }
 
-/* Calls inlined later need a !dbg in functions that have debug info. */
 static void set_loc(struct gm_ins *x, LLVMValueRef in)
 {
-    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(in);
-    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
-    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
-    if (!loc && sp)
-        loc = LLVMDIBuilderCreateDebugLocation(x->ctx, LLVMDISubprogramGetLine(sp), 0, sp, NULL);
-    LLVMSetCurrentDebugLocation2(x->b, loc);
+    gm_set_loc(x->b, LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)), in);
 }
 
 static LLVMValueRef i32c(struct gm_ins *x, uint32_t v)

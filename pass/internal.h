@@ -120,6 +120,11 @@ int gm_emit_sitetab(LLVMModuleRef m, uint64_t modid, struct gm_sites *s,
 void gm_used_remove(LLVMModuleRef m, int (*drop)(LLVMValueRef gv, void *arg), void *arg);
 void gm_used_append(LLVMModuleRef m, LLVMValueRef gv);
 
+/* Calls by callee-name prefix; debug locations of inserted calls (calls.c). */
+LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
+size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
+void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+
 /* Strings. */
 int gm_starts_with(const char *s, const char *prefix);
 char *gm_strdup(const char *s, size_t n);
