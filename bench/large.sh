@@ -28,22 +28,9 @@ dev=$(cd "$dev" && pwd)   # the runs below change directory
 export LD_LIBRARY_PATH="$dev/lib:$cuda/lib64:$cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/gm_large.XXXXXX")
 
+. "$root/bench/example_sizes.sh"
 args() { # NAME
-  if [ "$mode" = bench ]; then
-    case $1 in
-    vector_add) echo "67108864 100" ;; transpose) echo "8192 100" ;;
-    reduction) echo "67108864 100" ;; spmv) echo "2097152 16 50" ;;
-    branchy) echo "67108864 100" ;; pointer_chase) echo "1048576 32 100000 3" ;;
-    sgemm) echo "2048 10" ;; stencil) echo "8192 100" ;; *) echo "" ;;
-    esac
-  else
-    case $1 in
-    vector_add) echo "268435456 1000" ;; transpose) echo "16384 200" ;;
-    reduction) echo "268435456 1000" ;; spmv) echo "4194304 16 1000" ;;
-    branchy) echo "268435456 500" ;; pointer_chase) echo "4194304 32 1000000 3" ;;
-    sgemm) echo "4096 5" ;; stencil) echo "16384 500" ;; *) echo "" ;;
-    esac
-  fi
+  if [ "$mode" = bench ]; then bench_args "$1"; else large_args "$1"; fi
 }
 
 now_ms() { date +%s%3N; }

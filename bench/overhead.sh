@@ -26,19 +26,7 @@ if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU"; exit 0; fi
 export LD_LIBRARY_PATH="$dev/lib:$cuda/lib64:$cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/gm_bench.XXXXXX")
 
-bench_args() {
-  case $1 in
-  vector_add) echo "67108864 100" ;;
-  transpose) echo "8192 100" ;;
-  reduction) echo "67108864 100" ;;
-  spmv) echo "2097152 16 50" ;;
-  branchy) echo "67108864 100" ;;
-  pointer_chase) echo "1048576 32 100000 3" ;;
-  sgemm) echo "2048 10" ;;
-  stencil) echo "8192 100" ;;
-  *) echo "" ;;
-  esac
-}
+. "$root/bench/example_sizes.sh"   # bench_args NAME
 
 # "kernel ms" per example kernel from the runtime's report.json: the median
 # of its per-launch gpu_ns (CUDA events the runtime records right around
