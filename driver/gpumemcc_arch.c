@@ -141,9 +141,10 @@ void gm_arch_flags(const struct gm_opts *o, struct gm_strvec *cmd)
 {
     for (size_t i = 0; i < o->narchs; i++)
         gm_sv_pushf(cmd, "--cuda-gpu-arch=sm_%u%s", o->archs[i].sm, o->archs[i].suffix);
+    /* clang 22 embeds no PTX unless asked: say it for each architecture. */
     for (size_t i = 0; i < o->narchs; i++)
-        if (!o->archs[i].ptx)
-            gm_sv_pushf(cmd, "--no-cuda-include-ptx=sm_%u%s", o->archs[i].sm, o->archs[i].suffix);
+        gm_sv_pushf(cmd, "--%scuda-include-ptx=sm_%u%s", o->archs[i].ptx ? "" : "no-",
+                    o->archs[i].sm, o->archs[i].suffix);
 }
 
 const struct gm_arch *gm_arch_lowest(const struct gm_opts *o)
