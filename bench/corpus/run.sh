@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Corpus harness, GPU part (run on the GPU machine from the repository root,
+# after bench/corpus/pack.sh made .devpack/corpus.tar.gz here): runs each
+# packed program's nvcc build and gpumemcc build, one after the other, with
+# its Makefile's run arguments (PROGRAMS.txt), and compares what they print.
+# Lines that report times or rates are set aside (times.tsv keeps them side
+# by side); the rest of stdout and the exit status must be equal ("same").
+# Where they differ only in lines that carry no verification word, the
+# verdict is "same-verification"; otherwise "differs", with the first
+# differing lines in the note. Results go to $OUT (or out/corpus-run):
+# runs.tsv, times.tsv, logs.tar.gz; each row is written as soon as known.
+# Usage: bench/corpus/run.sh [-t SECONDS per run] [PROGRAM...]
+# Depends on: sh, tar, timeout, diff, awk; a CUDA driver.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmo=120
+while getopts t: f; do
+  case $f in t) tmo=$OPTARG ;; *) exit 2 ;; esac
+done
+shift $((OPTIND - 1))
+out=${OUT:-$root/out/corpus-run}
+mkdir -p "$out"
+work=${GM_CORPUS_RUN:-/tmp/gm-corpus-run}
+rm -rf "$work" && mkdir -p "$work" && tar xzf "$root/.devpack/corpus.tar.gz" -C "$work" || exit 1
+c=$work/corpus
+export LD_LIBRARY_PATH="$c/lib:${CUDA_PATH:-/usr/local/cuda}/lib64:${LD_LIBRARY_PATH:-}"
+logs=$work/logs
+mkdir -p "$logs"
+progs=${*:-$(ls "$c/gm" 2>/dev/null)}
+printf 'program\tnvcc_rc\tgm_rc\tverdict\tnvcc_s\tgm_s\tnote\n' >"$out/runs.tsv"
+printf 'program\tnvcc timing lines\tgpumemcc timing lines\n' >"$out/times.tsv"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/device: /'
+
+TIMING='[Tt]ime|TIME|[^a-z]ms|msec|[^a-z]us[^a-z]|usec|[Ss]ec|[Tt]hroughput|GB/s|GiB/s|[Bb]andwidth|[Ee]lapsed|GFLOP|Gflop|[Ss]peed'
+VERIFY='PASS|FAIL|[Pp]ass|[Ff]ail|[Ee]rror|ERROR|[Cc]orrect|[Mm]ismatch|[Vv]erif|[Cc]heck|[Dd]iff|[Mm]atch'
+
+args_of() { # the Makefile run target's command, with ./main and $(LAUNCHER) as the program
+  awk -F'|' -v p="$1" '$1 == p {print $2}' "$c/PROGRAMS.txt"
+}
+
+run_one() { # CONFIG PROGRAM ARGS -> $logs/P.CONFIG.{out,err,rc,s}
+  d=$c/$1/$2 l=$logs/$2.$1
+  case $3 in
+  *'$(LAUNCHER)'*) cmd=$(printf '%s' "$3" | sed 's/\$(LAUNCHER)//') ;;
+  *) cmd="./main $3" ;;
+  esac
+  t0=$(date +%s.%N)
+  ( cd "$d" && GPUMEM_OUT="$l.report" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
+  echo $? >"$l.rc"
+  echo "$t0 $(date +%s.%N)" | awk '{printf "%.2f\n", $2 - $1}' >"$l.s"
+}
+
+for p in $progs; do
+  a=$(args_of "$p")
+  case $a in
+  '#'*|'	#'*) printf '%s\t-\t-\tnot run\t-\t-\tthe Makefile run target is commented out\n' "$p" >>"$out/runs.tsv"; continue ;;
+  esac
+  [ -x "$c/nvcc/$p/main" ] && [ -x "$c/gm/$p/main" ] || continue
+  run_one nvcc "$p" "$a"
+  run_one gm "$p" "$a"
+  rn=$(cat "$logs/$p.nvcc.rc") rg=$(cat "$logs/$p.gm.rc")
+  for k in nvcc gm; do
+    grep -Ev "$TIMING" "$logs/$p.$k.out" >"$logs/$p.$k.cmp"
+    grep -E "$TIMING" "$logs/$p.$k.out" | head -20 | tr '\t\n' '  ' >"$logs/$p.$k.times"
+  done
+  note=
+  if [ "$rg" = 124 ] || [ "$rg" = 137 ]; then
+    verdict=timeout note="gpumemcc build still running after $tmo s"
+  elif [ "$rn" != "$rg" ]; then
+    verdict=differs note="exit status $rn vs $rg: $(tail -n 1 "$logs/$p.gm.err" | cut -c1-160)"
+  elif cmp -s "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp"; then
+    verdict=same
+  elif [ "$(grep -E "$VERIFY" "$logs/$p.nvcc.cmp")" = "$(grep -E "$VERIFY" "$logs/$p.gm.cmp")" ]; then
+    verdict=same-verification
+    note="other lines differ: $(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-80 | tr '\t\n' '  ')"
+  else
+    verdict=differs
+    note=$(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-100 | tr '\t\n' '  ')
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
+    "$(cat "$logs/$p.gm.s")" "$note" >>"$out/runs.tsv"
+  printf '%s\t%s\t%s\n' "$p" "$(cat "$logs/$p.nvcc.times")" "$(cat "$logs/$p.gm.times")" >>"$out/times.tsv"
+  echo "$p: $verdict ($(cat "$logs/$p.nvcc.s") s / $(cat "$logs/$p.gm.s") s) $note"
+  tar czf "$out/logs.tar.gz" -C "$work" logs 2>/dev/null
+done
