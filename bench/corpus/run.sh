@@ -3,20 +3,24 @@
 # Corpus harness, GPU part (run on the GPU machine from the repository root,
 # after bench/corpus/pack.sh made .devpack/corpus.tar.gz here): runs each
 # packed program's nvcc build and gpumemcc build, one after the other, with
-# its Makefile's run arguments (PROGRAMS.txt), and compares what they print.
+# its Makefile's run arguments (PROGRAMS.txt), and compares what they print;
+# with -c "nvcc gm off" also the --gm-off build (kernel time only). Every run
+# has gm-ktime injected (bench/ktime: kernel time summed over all launches,
+# measured the same way for every build; GPUMEM_FORCE=1 lets gpumem's
+# runtime run beside it).
 # Lines that report times or rates are set aside (times.tsv keeps them side
 # by side); the rest of stdout and the exit status must be equal ("same").
 # Where they differ only in lines that carry no verification word, the
 # verdict is "same-verification"; otherwise "differs", with the first
 # differing lines in the note. Results go to $OUT (or out/corpus-run):
 # runs.tsv, times.tsv, logs.tar.gz; each row is written as soon as known.
-# Usage: bench/corpus/run.sh [-t SECONDS per run] [PROGRAM...]
+# Usage: bench/corpus/run.sh [-t SECONDS per run] [-c "nvcc gm off"] [PROGRAM...]
 # Depends on: sh, tar, timeout, diff, awk; a CUDA driver.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-tmo=120
-while getopts t: f; do
-  case $f in t) tmo=$OPTARG ;; *) exit 2 ;; esac
+tmo=120 configs="nvcc gm"
+while getopts t:c: f; do
+  case $f in t) tmo=$OPTARG ;; c) configs=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 out=${OUT:-$root/out/corpus-run}
@@ -28,7 +32,7 @@ export LD_LIBRARY_PATH="$c/lib:${CUDA_PATH:-/usr/local/cuda}/lib64:${LD_LIBRARY_
 logs=$work/logs
 mkdir -p "$logs"
 progs=${*:-$(ls "$c/gm" 2>/dev/null)}
-printf 'program\tnvcc_rc\tgm_rc\tverdict\tnvcc_s\tgm_s\tnote\n' >"$out/runs.tsv"
+printf 'program\tnvcc_rc\tgm_rc\tverdict\tnvcc_s\tgm_s\tnvcc_kernel_ms\tgm_kernel_ms\toff_kernel_ms\tnote\n' >"$out/runs.tsv"
 printf 'program\tnvcc timing lines\tgpumemcc timing lines\n' >"$out/times.tsv"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/device: /'
 
@@ -46,19 +50,27 @@ run_one() { # CONFIG PROGRAM ARGS -> $logs/P.CONFIG.{out,err,rc,s}
   *) cmd="./main $3" ;;
   esac
   t0=$(date +%s.%N)
-  ( cd "$d" && GPUMEM_OUT="$l.report" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
+  ( cd "$d" && GPUMEM_OUT="$l.report" GPUMEM_FORCE=1 CUDA_INJECTION64_PATH="$c/lib/libgm-ktime.so" \
+      GM_KTIME_OUT="$l.ktime" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
   echo $? >"$l.rc"
   echo "$t0 $(date +%s.%N)" | awk '{printf "%.2f\n", $2 - $1}' >"$l.s"
+}
+
+kernel_ms() { # PROGRAM CONFIG: total kernel time of the run, or - without a complete run
+  f=$logs/$1.$2.ktime
+  [ -s "$f" ] && [ "$(cat "$logs/$1.$2.rc" 2>/dev/null)" != 124 ] || { echo -; return; }
+  awk -F'\t' '{ns += $3} END {printf "%.3f\n", ns / 1e6}' "$f"
 }
 
 for p in $progs; do
   a=$(args_of "$p")
   case $a in
-  '#'*|'	#'*) printf '%s\t-\t-\tnot run\t-\t-\tthe Makefile run target is commented out\n' "$p" >>"$out/runs.tsv"; continue ;;
+  '#'*|'	#'*) printf '%s\t-\t-\tnot run\t-\t-\t-\t-\t-\tthe Makefile run target is commented out\n' "$p" >>"$out/runs.tsv"; continue ;;
   esac
   [ -x "$c/nvcc/$p/main" ] && [ -x "$c/gm/$p/main" ] || continue
-  run_one nvcc "$p" "$a"
-  run_one gm "$p" "$a"
+  for k in $configs; do
+    [ -x "$c/$k/$p/main" ] && run_one "$k" "$p" "$a"
+  done
   rn=$(cat "$logs/$p.nvcc.rc") rg=$(cat "$logs/$p.gm.rc")
   for k in nvcc gm; do
     grep -Ev "$TIMING" "$logs/$p.$k.out" >"$logs/$p.$k.cmp"
@@ -78,8 +90,9 @@ for p in $progs; do
     verdict=differs
     note=$(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-100 | tr '\t\n' '  ')
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
-    "$(cat "$logs/$p.gm.s")" "$note" >>"$out/runs.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
+    "$(cat "$logs/$p.gm.s")" "$(kernel_ms "$p" nvcc)" "$(kernel_ms "$p" gm)" "$(kernel_ms "$p" off)" \
+    "$note" >>"$out/runs.tsv"
   printf '%s\t%s\t%s\n' "$p" "$(cat "$logs/$p.nvcc.times")" "$(cat "$logs/$p.gm.times")" >>"$out/times.tsv"
   echo "$p: $verdict ($(cat "$logs/$p.nvcc.s") s / $(cat "$logs/$p.gm.s") s) $note"
   tar czf "$out/logs.tar.gz" -C "$work" logs 2>/dev/null

@@ -93,27 +93,32 @@ def build_section(rows, out):
 
 
 def run_section(rows, out):
-    out.append("| program | nvcc exit | gpumemcc exit | verification output | nvcc s | gpumemcc s | wall ratio | note |")
-    out.append("|---|---|---|---|---|---|---|---|")
-    same = differ = 0
-    ratios = []
+    out.append("| program | exit nvcc / gm | verification output | kernel ms nvcc | gm | --gm-off | gm / nvcc | gm / off | note |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    verdicts = {}
+    vs_nvcc, vs_off = [], []
     for r in sorted(rows, key=lambda r: r["program"]):
-        wn, wg = num(r.get("nvcc_s")), num(r.get("gm_s"))
-        ratio = wg / wn if wn and wg else None
-        if ratio:
-            ratios.append(ratio)
-        if r.get("verdict") == "same":
-            same += 1
-        elif r.get("verdict") == "differs":
-            differ += 1
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["program"], r.get("nvcc_rc", "-"), r.get("gm_rc", "-"), r.get("verdict", "-"),
-            r.get("nvcc_s", "-"), r.get("gm_s", "-"), fmt(ratio),
-            (r.get("note") or "").replace("|", "\\|")))
+        kn, kg, ko = (num(r.get(k)) for k in ("nvcc_kernel_ms", "gm_kernel_ms", "off_kernel_ms"))
+        rn = kg / kn if kg and kn else None
+        ro = kg / ko if kg and ko else None
+        if rn:
+            vs_nvcc.append((rn, r["program"]))
+        if ro:
+            vs_off.append((ro, r["program"]))
+        v = r.get("verdict", "-")
+        verdicts[v] = verdicts.get(v, 0) + 1
+        out.append("| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["program"], r.get("nvcc_rc", "-"), r.get("gm_rc", "-"), v,
+            r.get("nvcc_kernel_ms", "-"), r.get("gm_kernel_ms", "-"), r.get("off_kernel_ms", "-"),
+            fmt(rn), fmt(ro), (r.get("note") or "").replace("|", "\\|")))
     out.append("")
-    out.append("- verification output: %d same, %d differ, of %d programs run" % (same, differ, len(rows)))
-    if ratios:
-        out.append("- process wall time gpumemcc / nvcc (whole program, not kernel time): geomean %s" % fmt(geomean(ratios)))
+    out.append("- verdicts over %d programs: %s" % (
+        len(rows), ", ".join("%s %d" % kv for kv in sorted(verdicts.items()))))
+    for name, xs in (("gpumemcc / nvcc", vs_nvcc), ("gpumemcc / --gm-off", vs_off)):
+        if xs:
+            w = max(xs)
+            out.append("- kernel time %s (gm-ktime, all launches): geomean %s over %d programs, worst %s (%s)" % (
+                name, fmt(geomean([x for x, _ in xs])), len(xs), fmt(w[0]), w[1]))
 
 
 def main():

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gm-ktime: a CUPTI injection library (CUDA_INJECTION64_PATH) that measures
+ * GPU kernel time the same way for any build of a program (nvcc, gpumemcc,
+ * --gm-off): Activity API CONCURRENT_KERNEL records, end - start summed per
+ * kernel name, written at exit to $GM_KTIME_OUT (default ktime.tsv) as
+ * "kernel<TAB>launches<TAB>total_ns" rows. gpumem's runtime steps aside for an
+ * injected tool unless GPUMEM_FORCE=1 is set; with it, the two coexist (the
+ * runtime subscribes to callbacks, this library only to activities).
+ * Depends on CUPTI and libc only; not on gpumem.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cupti.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#define KT_BUF (8u << 20)
+#define KT_SLOTS 4096u /* distinct kernel names; more are counted as one row */
+
+struct kt_row {
+    char *name;
+    uint64_t launches, ns;
+};
+
+static struct kt_row kt_rows[KT_SLOTS];
+static uint64_t kt_dropped;
+static pthread_mutex_t kt_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t kt_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void kt_add(const char *name, uint64_t ns)
+{
+    if (!name)
+        name = "(unnamed)";
+    for (uint64_t i = kt_hash(name), n = 0; n < KT_SLOTS; i++, n++) {
+        struct kt_row *r = &kt_rows[i % KT_SLOTS];
+        if (!r->name && !(r->name = strdup(name)))
+            break;
+        if (!strcmp(r->name, name)) {
+            r->launches++;
+            r->ns += ns;
+            return;
+        }
+    }
+    kt_dropped++;
+}
+
+static void CUPTIAPI kt_requested(uint8_t **buf, size_t *size, size_t *max_records)
+{
+    *buf = aligned_alloc(8, KT_BUF);
+    *size = *buf ? KT_BUF : 0;
+    *max_records = 0;
+}
+
+static void CUPTIAPI kt_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
+{
+    (void)ctx;
+    (void)stream;
+    (void)size;
+    CUpti_Activity *rec = NULL;
+    pthread_mutex_lock(&kt_lock);
+    while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
+        if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+            continue;
+        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+        kt_add(k->name, k->end > k->start ? k->end - k->start : 0);
+    }
+    pthread_mutex_unlock(&kt_lock);
+    free(buf);
+}
+
+static void kt_write(void)
+{
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    const char *path = getenv("GM_KTIME_OUT");
+    FILE *f = fopen(path && *path ? path : "ktime.tsv", "w");
+    if (!f) {
+        fprintf(stderr, "gm-ktime: cannot write %s\n", path && *path ? path : "ktime.tsv");
+        return;
+    }
+    pthread_mutex_lock(&kt_lock);
+    for (unsigned i = 0; i < KT_SLOTS; i++)
+        if (kt_rows[i].name)
+            fprintf(f, "%s\t%llu\t%llu\n", kt_rows[i].name, (unsigned long long)kt_rows[i].launches,
+                    (unsigned long long)kt_rows[i].ns);
+    if (kt_dropped)
+        fprintf(f, "(kernels beyond %u names)\t%llu\t0\n", KT_SLOTS, (unsigned long long)kt_dropped);
+    pthread_mutex_unlock(&kt_lock);
+    if (fclose(f))
+        fprintf(stderr, "gm-ktime: write error on %s\n", path && *path ? path : "ktime.tsv");
+}
+
+int InitializeInjection(void)
+{
+    if (cuptiActivityRegisterCallbacks(kt_requested, kt_completed) != CUPTI_SUCCESS ||
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
+        fprintf(stderr, "gm-ktime: CUPTI activity API unavailable; no kernel times\n");
+        return 1;
+    }
+    atexit(kt_write);
+    return 1;
+}
