@@ -183,19 +183,25 @@ static void rest(const struct gm_report *r, FILE *f)
         fprintf(f, "  %s\n", r->notes[i]);
 }
 
+int gm_text_write(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+{
+    header(r, f);
+    kernels(d, f);
+    lines(d, f);
+    banks(d, f);
+    branches(d, f);
+    values(d, f);
+    findings(r, d, f);
+    rest(r, f);
+    return ferror(f) ? -1 : 0;
+}
+
 int gm_report_write_text(const struct gm_report *r, const struct gm_write_opts *o, FILE *f)
 {
     struct gm_derived d;
     if (gm_derive(r, o, &d))
         return -1;
-    header(r, f);
-    kernels(&d, f);
-    lines(&d, f);
-    banks(&d, f);
-    branches(&d, f);
-    values(&d, f);
-    findings(r, &d, f);
-    rest(r, f);
+    int rc = gm_text_write(r, &d, f);
     gm_derived_free(&d);
-    return ferror(f) ? -1 : 0;
+    return rc;
 }
