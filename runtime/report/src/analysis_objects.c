@@ -5,6 +5,7 @@
  * redundant allocation and dead write. Definitions: docs/reports.md.
  * Depends on the report headers and libc only.
  */
+#include "sat.h"
 #include "reuse.h"
 #include "timeline.h"
 #include "util.h"
@@ -199,7 +200,7 @@ static struct range range_of(const struct gm_report_alloc *a, const struct gm_re
 
 static int covers(struct range w, struct range p)
 {
-    return w.off <= p.off && w.off + w.len >= p.off + p.len;
+    return w.off <= p.off && gm_sat_add(w.off, w.len) >= gm_sat_add(p.off, p.len);
 }
 
 static int is_read(uint32_t how) { return (how & (GM_USE_READ | GM_USE_UNKNOWN)) != 0; }
@@ -213,7 +214,7 @@ static int dead(struct det *d, const struct gm_tl_alloc *ta, const struct gm_tl_
         struct gm_finding *f = &d->out->v[i];
         if (f->pattern == GM_PAT_DEAD_WRITE && f->alloc == ta->a->id &&
             gm_hostsite_same(f->site1, use_site(w)) && gm_hostsite_same(f->site2, killer)) {
-            f->bytes += wr.len;
+            f->bytes = gm_sat_add(f->bytes, wr.len);
             f->gap++;   /* gap counts the merged dead writes */
             return 0;
         }

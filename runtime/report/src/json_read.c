@@ -6,6 +6,7 @@
  * Depends on the report model and cJSON only.
  */
 #include "gm_report_json.h"
+#include "json_exact.h"
 #include "json_util.h"
 
 #include <errno.h>
@@ -41,7 +42,7 @@ static void hostsite(struct gm_jctx *c, const cJSON *o, const char *path, const 
     char p[256];
     P(p, "%s.%s", path, key);
     h->file = gm_jget_str(c, s, p, "file", 0);
-    h->line = (uint32_t)gm_jget_u64(c, s, p, "line", 0, 0);
+    h->line = gm_jget_u32(c, s, p, "line", 0, 0);
     h->func = gm_jget_str(c, s, p, "func", 0);
 }
 
@@ -68,7 +69,7 @@ static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.pid = gm_jget_i64(c, o, p, "pid", 0, -1);
     r->program.start_ns = gm_jget_i64(c, o, p, "start_ns", 0, -1);
     r->program.end_ns = gm_jget_i64(c, o, p, "end_ns", 0, -1);
-    r->program.exit_status = (int)gm_jget_i64(c, o, p, "exit_status", 0, 0);
+    r->program.exit_status = gm_jget_i32(c, o, p, "exit_status", 0, 0);
     char *end = gm_jget_str(c, o, p, "end", 1);
     int e = end ? gm_report_end_parse(end) : 0;
     if (end && e < 0)
@@ -87,15 +88,15 @@ static void devices(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             break;
         char *name = gm_jget_str(c, el, p, "name", 0);
         struct gm_report_device *d =
-            gm_report_add_device(r, (int32_t)gm_jget_i64(c, el, p, "ordinal", 1, 0), name);
+            gm_report_add_device(r, gm_jget_i32(c, el, p, "ordinal", 1, 0), name);
         free(name);
         if (!d) {
             OOM(c, p);
             break;
         }
-        d->cc_major = (int32_t)gm_jget_i64(c, el, p, "cc_major", 0, 0);
-        d->cc_minor = (int32_t)gm_jget_i64(c, el, p, "cc_minor", 0, 0);
-        d->sm_count = (int32_t)gm_jget_i64(c, el, p, "sm_count", 0, 0);
+        d->cc_major = gm_jget_i32(c, el, p, "cc_major", 0, 0);
+        d->cc_minor = gm_jget_i32(c, el, p, "cc_minor", 0, 0);
+        d->sm_count = gm_jget_i32(c, el, p, "sm_count", 0, 0);
         d->global_mem = gm_jget_u64(c, el, p, "global_mem", 0, 0);
         d->l2_bytes = gm_jget_u64(c, el, p, "l2_bytes", 0, 0);
     }
@@ -117,12 +118,12 @@ static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_r
         }
         char *func = gm_jget_str(c, el, p, "func", 0), *file = gm_jget_str(c, el, p, "file", 0);
         if (!c->failed &&
-            gm_report_set_site(m, (uint32_t)id, (uint8_t)gm_jget_u64(c, el, p, "event", 1, 0),
-                               (uint8_t)gm_jget_u64(c, el, p, "space", 0, 0),
-                               (uint8_t)gm_jget_u64(c, el, p, "when", 0, 0),
-                               (uint32_t)gm_jget_u64(c, el, p, "info", 0, 0), func, file,
-                               (uint32_t)gm_jget_u64(c, el, p, "line", 0, 0),
-                               (uint32_t)gm_jget_u64(c, el, p, "column", 0, 0)))
+            gm_report_set_site(m, (uint32_t)id, gm_jget_u8(c, el, p, "event", 1, 0),
+                               gm_jget_u8(c, el, p, "space", 0, 0),
+                               gm_jget_u8(c, el, p, "when", 0, 0),
+                               gm_jget_u32(c, el, p, "info", 0, 0), func, file,
+                               gm_jget_u32(c, el, p, "line", 0, 0),
+                               gm_jget_u32(c, el, p, "column", 0, 0)))
             OOM(c, p);
         free(func);
         free(file);
@@ -189,7 +190,7 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
         char *names = c->failed ? NULL : join_names(c, slots, p);
         struct gm_report_counter_set *s = NULL;
         if (!c->failed && !(s = gm_report_add_counter_set(m, name, (uint32_t)n,
-                                                          (uint32_t)gm_jget_u64(c, el, p, "flags", 0, 0),
+                                                          gm_jget_u32(c, el, p, "flags", 0, 0),
                                                           names)))
             OOM(c, p);
         if (s)
@@ -221,15 +222,36 @@ static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             OOM(c, p);
             break;
         }
-        m->n_asm_mem = (uint32_t)gm_jget_u64(c, el, p, "n_asm_mem", 0, 0);
+        m->n_asm_mem = gm_jget_u32(c, el, p, "n_asm_mem", 0, 0);
         sites(c, el, p, m);
         counter_sets(c, el, p, m);
     }
 }
 
 /* Reads one kernel counter set: {set, nsites, nslots, sites: [{site, v}]} */
+/* The counters must fit the module's site table and counter set: else
+ * they could not be read as what they claim to count. */
+static void kshape(struct gm_jctx *c, const char *p, const struct gm_report_module *m,
+                   const char *set, uint64_t nsites, uint64_t nslots)
+{
+    if (c->failed)
+        return;
+    const struct gm_report_counter_set *def = m ? gm_report_find_set(m, set) : NULL;
+    char msg[160];
+    if (!m)
+        gm_jfail(c, p, "counters of a kernel in no module (modid 0x0)");
+    else if (!def)
+        gm_jfail(c, p, (P(msg, "set: no counter set \"%.64s\" in the kernel's module", set), msg));
+    else if (nsites != m->nsites)
+        gm_jfail(c, p, (P(msg, "nsites: %llu, but the module has %zu sites",
+                          (unsigned long long)nsites, m->nsites), msg));
+    else if (nslots != def->nslots)
+        gm_jfail(c, p, (P(msg, "nslots: %llu, but set \"%.64s\" has %u slots",
+                          (unsigned long long)nslots, set, def->nslots), msg));
+}
+
 static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
-                      struct gm_report_kernel *k)
+                      const struct gm_report_module *m, struct gm_report_kernel *k)
 {
     char *set = gm_jget_str(c, el, p, "set", 1);
     uint64_t nsites = gm_jget_u64(c, el, p, "nsites", 1, 0);
@@ -237,6 +259,7 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     const cJSON *arr = gm_jget(c, el, p, "sites", cJSON_Array, 1);
     if (!c->failed && (nsites > UINT32_MAX || nslots > 65536 || nsites * nslots > (1ull << 28)))
         gm_jfail(c, p, "counter array too large");
+    kshape(c, p, m, set, nsites, nslots);
     uint64_t *row = c->failed ? NULL : calloc(nslots ? nslots : 1, 8);
     if (!c->failed && !row)
         OOM(c, p);
@@ -275,6 +298,13 @@ static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             break;
         char *name = gm_jget_str(c, el, p, "name", 1);
         uint64_t modid = gm_jget_hex64(c, el, p, "modid");
+        const struct gm_report_module *m = gm_report_find_module(r, modid);
+        if (!c->failed && modid && !m) {
+            char mp[96], msg[64];
+            P(mp, "%s.modid", p);
+            P(msg, "no such module 0x%016llx", (unsigned long long)modid);
+            gm_jfail(c, mp, msg);
+        }
         if (!c->failed && gm_report_find_kernel(r, modid, name))
             gm_jfail(c, p, "duplicate kernel");
         struct gm_report_kernel *k = c->failed ? NULL : gm_report_get_kernel(r, modid, name);
@@ -292,7 +322,7 @@ static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next, i++) {
             P(sp, "%s.counters[%d]", p, i);
             if (need_object(c, s, sp))
-                kcounters(c, s, sp, k);
+                kcounters(c, s, sp, m, k);
         }
     }
 }
@@ -336,9 +366,9 @@ static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         r->kernels[k].launches = before; /* the kernel's count is read, not derived */
         u32_triple(c, el, p, "grid", l->grid);
         u32_triple(c, el, p, "block", l->block);
-        l->shmem = (uint32_t)gm_jget_u64(c, el, p, "shmem", 0, 0);
+        l->shmem = gm_jget_u32(c, el, p, "shmem", 0, 0);
         l->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
-        l->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        l->device = gm_jget_i32(c, el, p, "device", 0, 0);
         hostsite(c, el, p, "site", &l->site);
         l->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         l->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
@@ -378,10 +408,10 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
     char p[128];
     P(p, "%s.access", ap);
     a->has_access = 1;
-    a->granularity = (uint32_t)gm_jget_u64(c, o, p, "granularity", 1, 4);
+    a->granularity = gm_jget_u32(c, o, p, "granularity", 1, 4);
     if (!c->failed && a->granularity == 0)
         gm_jfail(c, p, "granularity must be positive");
-    a->units = c->failed ? 0 : (a->size + a->granularity - 1) / a->granularity;
+    a->units = c->failed ? 0 : a->size / a->granularity + (a->size % a->granularity != 0);
     if (!c->failed && gm_jget_u64(c, o, p, "units", 0, a->units) != a->units)
         gm_jfail(c, p, "units is not ceil(size / granularity)");
     a->reads = gm_jget_u64(c, o, p, "reads", 0, 0);
@@ -421,7 +451,7 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
             break;
         }
         a->label = gm_jget_str(c, el, p, "label", 0);
-        a->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        a->device = gm_jget_i32(c, el, p, "device", 0, 0);
         hostsite(c, el, p, "alloc_site", &a->alloc_site);
         hostsite(c, el, p, "free_site", &a->free_site);
         const cJSON *fr = gm_jget(c, el, p, "freed", cJSON_True | cJSON_False, 1);
@@ -440,8 +470,9 @@ static int cmp_u64(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-/* Allocation ids must be unique (sort, then compare neighbours). */
-static void unique_ids(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+/* Allocation ids must be unique (sort, then compare neighbours) and every
+ * use in the timeline must name one of them. */
+static void alloc_refs(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
 {
     (void)root;
     uint64_t *ids = calloc(r->nallocs + 1, sizeof *ids);
@@ -452,12 +483,20 @@ static void unique_ids(struct gm_jctx *c, const cJSON *root, struct gm_report *r
     for (size_t i = 0; i < r->nallocs; i++)
         ids[i] = r->allocs[i].id;
     qsort(ids, r->nallocs, sizeof *ids, cmp_u64);
-    for (size_t i = 1; i < r->nallocs; i++)
+    char m[96], p[96];
+    for (size_t i = 1; i < r->nallocs && !c->failed; i++)
         if (ids[i] == ids[i - 1]) {
-            char m[64];
             P(m, "duplicate allocation id %llu", (unsigned long long)ids[i]);
             gm_jfail(c, "allocations", m);
-            break;
+        }
+    for (size_t i = 0; i < r->nevents && !c->failed; i++)
+        for (size_t j = 0; j < r->events[i].nuses && !c->failed; j++) {
+            uint64_t id = r->events[i].uses[j].alloc;
+            if (bsearch(&id, ids, r->nallocs, sizeof *ids, cmp_u64))
+                continue;
+            P(p, "events[%zu].uses[%zu].alloc", i, j);
+            P(m, "no such allocation %llu", (unsigned long long)id);
+            gm_jfail(c, p, m);
         }
     free(ids);
 }
@@ -522,7 +561,7 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             gm_jfail(c, p, "dir: expected none, h2d, d2h, d2d, h2h or default");
         e->dir = d < 0 ? GM_XFER_NONE : (enum gm_report_dir)d;
         e->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
-        e->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        e->device = gm_jget_i32(c, el, p, "device", 0, 0);
         e->launch = gm_jget_i64(c, el, p, "launch", 0, -1);
         if (!c->failed && (e->launch < -1 || e->launch >= (int64_t)r->nlaunches))
             gm_jfail(c, p, "launch index out of range");
@@ -582,9 +621,21 @@ struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
     struct gm_jctx c = {err, errlen, 0};
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    size_t off = end && end >= text ? (size_t)(end - text) : 0;
     if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : 0;
         snprintf(err, errlen, "malformed JSON near byte %zu", off);
+        return NULL;
+    }
+    while (off < len && strchr(" \t\r\n", text[off]) && text[off])
+        off++;
+    if (off < len) {
+        snprintf(err, errlen, "trailing content after the JSON value at byte %zu", off);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    if (gm_json_mark_inexact(text, len, root)) {
+        snprintf(err, errlen, "malformed JSON (number literals do not match the parse)");
+        cJSON_Delete(root);
         return NULL;
     }
     struct gm_report *r = gm_report_new();
@@ -592,7 +643,7 @@ struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
         OOM(&c, "report");
     header(&c, root);
     void (*const parts[])(struct gm_jctx *, const cJSON *, struct gm_report *) = {
-        program, devices, modules, kernels, launches, allocations, unique_ids, events,
+        program, devices, modules, kernels, launches, allocations, events, alloc_refs,
         unobserved, notes,
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++)

@@ -45,7 +45,7 @@ cJSON *gm_json_bitmap(const uint64_t *bm, uint64_t units)
 {
     if (!bm)
         return cJSON_CreateNull();
-    size_t nw = (size_t)((units + 63) / 64);
+    size_t nw = (size_t)(units / 64 + (units % 64 != 0));
     char *s = malloc(nw * 16 + 1);
     if (!s)
         return NULL;
@@ -64,6 +64,11 @@ void gm_jfail(struct gm_jctx *c, const char *path, const char *what)
     c->failed = 1;
     snprintf(c->err, c->errlen, "%s: %s", path, what);
 }
+
+/* json_exact.c turned a number that is not exactly an integer into NaN. */
+#define INEXACT "not an exact integer (out of range, or has a fraction; above 2^53 " \
+                "write a decimal string)"
+static int inexact(const cJSON *v) { return cJSON_IsNumber(v) && isnan(v->valuedouble); }
 
 static const char *type_name(int mask)
 {
@@ -126,10 +131,41 @@ uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
     if (v && gm_json_to_u64(v, &x)) {
         char where[512];
         snprintf(where, sizeof where, "%s.%s", path, key);
-        gm_jfail(c, where, "expected a non-negative integer");
+        gm_jfail(c, where, inexact(v) ? INEXACT : "expected a non-negative integer");
         return dflt;
     }
     return x;
+}
+
+static void range_fail(struct gm_jctx *c, const char *path, const char *key, long long lo,
+                       unsigned long long hi)
+{
+    char where[512], m[96];
+    snprintf(where, sizeof where, "%s.%s", path, key);
+    snprintf(m, sizeof m, "expected an integer from %lld to %llu", lo, hi);
+    gm_jfail(c, where, m);
+}
+
+uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
+                      const char *key, int required, uint64_t dflt, uint64_t max)
+{
+    uint64_t v = gm_jget_u64(c, obj, path, key, required, dflt);
+    if (!c->failed && v > max) {
+        range_fail(c, path, key, 0, max);
+        return dflt;
+    }
+    return v;
+}
+
+int32_t gm_jget_i32(struct gm_jctx *c, const cJSON *obj, const char *path,
+                    const char *key, int required, int32_t dflt)
+{
+    int64_t v = gm_jget_i64(c, obj, path, key, required, dflt);
+    if (!c->failed && (v < INT32_MIN || v > INT32_MAX)) {
+        range_fail(c, path, key, INT32_MIN, INT32_MAX);
+        return dflt;
+    }
+    return (int32_t)v;
 }
 
 int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
@@ -151,7 +187,7 @@ int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
         if (!errno && *end == 0 && end != v->valuestring)
             return x;
     }
-    gm_jfail(c, where, "expected an integer");
+    gm_jfail(c, where, inexact(v) ? INEXACT : "expected an integer");
     return dflt;
 }
 
@@ -200,7 +236,7 @@ uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_String, 0);
     if (!v)
         return NULL;
-    size_t nw = (size_t)((units + 63) / 64);
+    size_t nw = (size_t)(units / 64 + (units % 64 != 0));
     char where[512];
     snprintf(where, sizeof where, "%s.%s", path, key);
     if (strlen(v->valuestring) != nw * 16) {
