@@ -110,7 +110,7 @@ int gm_cli_report(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    char err[1024];
+    char err[8192]; /* room for two paths of PATH_MAX */
     if (gm_report_check_formats(a.format, err, sizeof err))
         return bad(err, NULL);
     struct gm_report *r = gm_report_load_json(a.file, err, sizeof err);

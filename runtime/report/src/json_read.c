@@ -655,36 +655,3 @@ struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
     }
     return r;
 }
-
-struct gm_report *gm_report_load_json(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    char msg[400];
-    struct gm_report *r = gm_report_parse_json(buf, n, msg, sizeof msg);
-    free(buf);
-    if (!r)
-        snprintf(err, errlen, "%s: %s", path, msg);
-    return r;
-}

@@ -76,9 +76,16 @@ static char *join(const char *dir, const char *pre, const char *name, const char
     return p;
 }
 
+/* "PATH: why"; a path too long for err keeps its end ("...dir/name"), so
+ * the file's name and the reason always show. */
 static void fail(struct gm_outfiles *s, const char *path, const char *why)
 {
-    snprintf(s->err, s->errlen, "%s: %s", path, why);
+    size_t room = s->errlen > strlen(why) + 6 ? s->errlen - strlen(why) - 6 : 0;
+    size_t n = strlen(path);
+    if (n <= room)
+        snprintf(s->err, s->errlen, "%s: %s", path, why);
+    else
+        snprintf(s->err, s->errlen, "...%s: %s", path + n - room, why);
 }
 
 void gm_outfiles_init(struct gm_outfiles *s, char *err, size_t errlen)
@@ -89,13 +96,13 @@ void gm_outfiles_init(struct gm_outfiles *s, char *err, size_t errlen)
 }
 
 /* Creates a new temporary file for path; its name into *tmp. */
-static int create_tmp(const char *dir, const char *name, char **tmp)
+static int create_tmp(const char *dir, char **tmp)
 {
     static unsigned counter;
     char post[64];
     for (int tries = 0; tries < 100; tries++) {
-        snprintf(post, sizeof post, ".tmp-%ld-%u", (long)getpid(), counter++);
-        *tmp = join(dir, ".", name, post);
+        snprintf(post, sizeof post, ".gpumem-tmp-%ld-%u", (long)getpid(), counter++);
+        *tmp = join(dir, "", post, ""); /* short: fits wherever the final name fits */
         if (!*tmp) {
             errno = ENOMEM;
             return -1;
@@ -117,7 +124,7 @@ FILE *gm_outfiles_open(struct gm_outfiles *s, const char *dir, const char *name)
         free(path);
         return NULL;
     }
-    int fd = create_tmp(dir, name, &tmp);
+    int fd = create_tmp(dir, &tmp);
     struct sink *k = fd >= 0 ? calloc(1, sizeof *k) : NULL;
     cookie_io_functions_t io = {NULL, sink_write, NULL, sink_close};
     FILE *f = k ? fopencookie(k, "w", io) : NULL;

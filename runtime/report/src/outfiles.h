@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal: a set of output files written under temporary names in their
- * own directory (".NAME.tmp-PID-N") and renamed into place together once
+ * own directory (".gpumem-tmp-PID-N") and renamed into place together once
  * every one of them is complete, so that a failed or interrupted write
  * leaves the previous files as they were and no partial file under a
  * result's name. Errors name the file and the errno. Depends on libc and

@@ -79,8 +79,14 @@ int gm_report_write_dir(const struct gm_report *r, const struct gm_write_opts *o
 {
     if (gm_report_check_formats(formats, err, errlen))
         return -1;
+    struct stat st;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int bad = stat(dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (bad) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(bad));
         return -1;
     }
     struct gm_derived d;
