@@ -128,8 +128,10 @@ long gm_kernel_stats(const struct gm_report *r, struct gm_kernel_stat **out)
         free(br.v);
         return -1;
     }
-    for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t i = 0; i < r->nkernels; i++) {
         ks[i].k = &r->kernels[i];
+        ks[i].instrumented = gm_report_find_module(r, r->kernels[i].modid) != NULL;
+    }
     for (size_t i = 0; i < co.n; i++) {
         struct gm_kernel_stat *s = &ks[co.v[i].k - r->kernels];
         const uint64_t *v = co.v[i].v;

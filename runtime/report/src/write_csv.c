@@ -26,6 +26,10 @@ static void kernels(const struct gm_report *r, const struct gm_derived *d, FILE 
         gm_csv_str(f, mod, 0);
         gm_csv_u64(f, k->k->launches, 0);
         gm_csv_i64(f, k->k->gpu_ns, 0);
+        if (!k->instrumented) {         /* counters unknown, not zero */
+            fputs(",,,,,,,\n", f);
+            continue;
+        }
         gm_csv_u64(f, k->mem_warps, 0);
         gm_csv_u64(f, k->sectors, 0);
         gm_csv_u64(f, k->ideal_sectors, 0);

@@ -77,11 +77,15 @@ static void kernels(const struct gm_derived *d, FILE *f)
         name_cell(f, k->k->name);
         ncell(f, k->k->launches);
         fprintf(f, "<td class=\"n\">%" PRId64 "</td>", k->k->gpu_ns);
-        ncell(f, k->mem_warps);
-        ncell(f, k->sectors);
-        ncell(f, k->excess_sectors);
-        ncell(f, k->br_execs);
-        ncell(f, k->br_divergent);
+        if (k->instrumented) {
+            ncell(f, k->mem_warps);
+            ncell(f, k->sectors);
+            ncell(f, k->excess_sectors);
+            ncell(f, k->br_execs);
+            ncell(f, k->br_divergent);
+        } else {
+            fputs("<td colspan=\"5\">not instrumented</td>", f);
+        }
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);

@@ -53,10 +53,13 @@ static void kernels(const struct gm_derived *d, FILE *f)
         if (k->k->gpu_ns >= 0)
             snprintf(ms, sizeof ms, "%.3f", (double)k->k->gpu_ns / 1e6);
         char nm[48];
-        fprintf(f, "  %-40s %9" PRIu64 " %12s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-                   " %10" PRIu64 " %10" PRIu64 "\n",
-                gm_demangle(k->k->name, nm, sizeof nm), k->k->launches, ms, k->mem_warps, k->sectors, k->excess_sectors,
-                k->br_execs, k->br_divergent);
+        fprintf(f, "  %-40s %9" PRIu64 " %12s", gm_demangle(k->k->name, nm, sizeof nm),
+                k->k->launches, ms);
+        if (!k->instrumented)   /* counters unknown, not zero */
+            fprintf(f, " %12s\n", "(not instrumented)");
+        else
+            fprintf(f, " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+                    k->mem_warps, k->sectors, k->excess_sectors, k->br_execs, k->br_divergent);
     }
 }
 
