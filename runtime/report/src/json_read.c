@@ -2,11 +2,15 @@
 /*
  * JSON reader of the report model (schema gpumem-report v1): checks every
  * field's type and rebuilds the model with the gm_report_add_* functions.
+ * The text is parsed one top-level member and one array element at a time
+ * (json_span.h), so the memory it takes is the text, the model and one
+ * element's tree, never the tree of the whole document.
  * Any malformed input gives NULL and one line naming the field.
  * Depends on the report model and cJSON only.
  */
 #include "gm_report_json.h"
 #include "json_exact.h"
+#include "json_span.h"
 #include "json_util.h"
 
 #include <errno.h>
@@ -16,15 +20,6 @@
 
 #define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
 #define OOM(c, path) gm_jfail((c), (path), "out of memory")
-
-/* Iterates the array `key` of obj (required), giving each element and its
- * path "key[i]". The body stops the loop by failing the context. */
-#define EACH(c, obj, key, el, path)                                              \
-    for (int idx_ = 0, go_ = 1; go_; go_ = 0)                                    \
-        for (const cJSON *arr_ = gm_jget((c), (obj), "report", (key), cJSON_Array, 1), \
-                         *el = arr_ ? arr_->child : NULL;                        \
-             el && !(c)->failed; el = el->next, idx_++)                          \
-            for (int once_ = (P(path, "%s[%d]", (key), idx_), 1); once_; once_ = 0)
 
 static int need_object(struct gm_jctx *c, const cJSON *el, const char *path)
 {
@@ -80,10 +75,9 @@ static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.analyses = gm_jget_str(c, o, p, "analyses", 0);
 }
 
-static void devices(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void device_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "devices", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *name = gm_jget_str(c, el, p, "name", 0);
@@ -99,7 +93,7 @@ static void devices(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         d->sm_count = gm_jget_i32(c, el, p, "sm_count", 0, 0);
         d->global_mem = gm_jget_u64(c, el, p, "global_mem", 0, 0);
         d->l2_bytes = gm_jget_u64(c, el, p, "l2_bytes", 0, 0);
-    }
+    } while (0);
 }
 
 static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_report_module *m)
@@ -200,10 +194,9 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
     }
 }
 
-static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void module_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "modules", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t modid = gm_jget_hex64(c, el, p, "modid");
@@ -225,7 +218,7 @@ static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         m->n_asm_mem = gm_jget_u32(c, el, p, "n_asm_mem", 0, 0);
         sites(c, el, p, m);
         counter_sets(c, el, p, m);
-    }
+    } while (0);
 }
 
 /* Reads one kernel counter set: {set, nsites, nslots, sites: [{site, v}]} */
@@ -290,10 +283,9 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     free(set);
 }
 
-static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void kernel_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "kernels", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *name = gm_jget_str(c, el, p, "name", 1);
@@ -324,7 +316,7 @@ static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             if (need_object(c, s, sp))
                 kcounters(c, s, sp, m, k);
         }
-    }
+    } while (0);
 }
 
 static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const char *key,
@@ -344,10 +336,9 @@ static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const c
         }
 }
 
-static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void launch_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "launches", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
@@ -372,7 +363,7 @@ static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         hostsite(c, el, p, "site", &l->site);
         l->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         l->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
-    }
+    } while (0);
 }
 
 static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
@@ -433,10 +424,9 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
     alloc_launches(c, o, p, a);
 }
 
-static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void alloc_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "allocations", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
@@ -461,7 +451,7 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
         if (!c->failed && a->free_seq && a->free_seq <= a->alloc_seq)
             gm_jfail(c, p, "free_seq must follow alloc_seq");
         access(c, el, p, a);
-    }
+    } while (0);
 }
 
 static int cmp_u64(const void *pa, const void *pb)
@@ -472,9 +462,8 @@ static int cmp_u64(const void *pa, const void *pb)
 
 /* Allocation ids must be unique (sort, then compare neighbours) and every
  * use in the timeline must name one of them. */
-static void alloc_refs(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void alloc_refs(struct gm_jctx *c, struct gm_report *r)
 {
-    (void)root;
     uint64_t *ids = calloc(r->nallocs + 1, sizeof *ids);
     if (!ids) {
         OOM(c, "allocations");
@@ -531,11 +520,9 @@ static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_r
     }
 }
 
-static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void event_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    uint64_t last = 0;
-    EACH(c, root, "events", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
@@ -543,7 +530,7 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         int o = op ? gm_report_op_parse(op->valuestring) : 0;
         if (!c->failed && o <= 0)
             gm_jfail(c, p, "op: expected alloc, free, memcpy, memset or launch");
-        if (!c->failed && r->nevents && seq <= last)
+        if (!c->failed && r->nevents && seq <= r->events[r->nevents - 1].seq)
             gm_jfail(c, p, "seq must increase strictly");
         struct gm_report_event *e =
             c->failed ? NULL : gm_report_add_event(r, seq, (enum gm_report_op)o,
@@ -553,7 +540,6 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
                 OOM(c, p);
             break;
         }
-        last = seq;
         e->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         const cJSON *dir = gm_jget(c, el, p, "dir", cJSON_String, 0);
         int d = dir ? gm_report_dir_parse(dir->valuestring) : 0;
@@ -567,13 +553,12 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             gm_jfail(c, p, "launch index out of range");
         hostsite(c, el, p, "site", &e->site);
         uses(c, el, p, e);
-    }
+    } while (0);
 }
 
-static void unobserved(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void unobserved_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "unobserved", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *k = gm_jget_str(c, el, p, "kernel", 0), *why = gm_jget_str(c, el, p, "reason", 1);
@@ -581,18 +566,17 @@ static void unobserved(struct gm_jctx *c, const cJSON *root, struct gm_report *r
             OOM(c, p);
         free(k);
         free(why);
-    }
+    } while (0);
 }
 
-static void notes(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+static void note_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "notes", el, p) {
+    do {
         if (!cJSON_IsString(el))
             gm_jfail(c, p, "expected a string");
         else if (gm_report_add_note(r, "%s", el->valuestring))
             OOM(c, p);
-    }
+    } while (0);
 }
 
 static void header(struct gm_jctx *c, const cJSON *root)
@@ -615,40 +599,199 @@ static void header(struct gm_jctx *c, const cJSON *root)
     }
 }
 
+/* ---- the document, one member and one array element at a time ---------- */
+
+enum { M_SCHEMA, M_VERSION, M_PROGRAM, M_DEVICES, M_MODULES, M_KERNELS, M_LAUNCHES,
+       M_ALLOCATIONS, M_EVENTS, M_UNOBSERVED, M_NOTES, M_N };
+static const char *const member_names[M_N] = {
+    "schema", "version", "program", "devices", "modules", "kernels", "launches",
+    "allocations", "events", "unobserved", "notes",
+};
+
+struct doc {
+    const char *t;
+    size_t len;
+    size_t at[M_N], end[M_N];   /* value extent of each known member (end 0: absent) */
+};
+
+static int malformed(struct gm_jctx *c, size_t off)
+{
+    char m[64];
+    P(m, "malformed JSON near byte %zu", off);
+    snprintf(c->err, c->errlen, "%s", m);
+    c->failed = 1;
+    return -1;
+}
+
+/* Parses t[at, end) alone, with exact integers marked (json_exact.h). */
+static cJSON *parse_span(struct gm_jctx *c, const struct doc *d, size_t at, size_t end)
+{
+    const char *stop = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(d->t + at, end - at, &stop, 0);
+    if (!v) {
+        malformed(c, stop && stop >= d->t + at ? (size_t)(stop - d->t) : at);
+        return NULL;
+    }
+    size_t off = gm_jspan_ws(d->t, end, (size_t)(stop - d->t));
+    if (off < end || gm_json_mark_inexact(d->t + at, end - at, v)) {
+        cJSON_Delete(v);
+        malformed(c, off);
+        return NULL;
+    }
+    return v;
+}
+
+static int known_member(const char *key, size_t n)
+{
+    for (int i = 0; i < M_N; i++)
+        if (strlen(member_names[i]) == n && !memcmp(member_names[i], key, n))
+            return i;
+    return -1;
+}
+
+/* The top-level object's members; an unknown member's value is checked to
+ * be JSON, then left alone. */
+static int scan_top(struct gm_jctx *c, struct doc *d)
+{
+    size_t i = gm_jspan_ws(d->t, d->len, 0), k, v;
+    i = gm_jspan_ws(d->t, d->len, i + 1);           /* past '{' */
+    if (i < d->len && d->t[i] == '}')
+        i++;
+    else
+        for (;;) {
+            if (i >= d->len || d->t[i] != '"' || gm_jspan_string(d->t, d->len, i, &k))
+                return malformed(c, i);
+            int m = known_member(d->t + i + 1, k - i - 2);
+            i = gm_jspan_ws(d->t, d->len, k);
+            if (i >= d->len || d->t[i] != ':')
+                return malformed(c, i);
+            i = gm_jspan_ws(d->t, d->len, i + 1);
+            if (gm_jspan_value(d->t, d->len, i, &v))
+                return malformed(c, v);
+            if (m >= 0 && !d->end[m]) {
+                d->at[m] = i;
+                d->end[m] = v;
+            } else {
+                cJSON_Delete(parse_span(c, d, i, v));
+                if (c->failed)
+                    return -1;
+            }
+            i = gm_jspan_ws(d->t, d->len, v);
+            if (i < d->len && d->t[i] == ',') {
+                i = gm_jspan_ws(d->t, d->len, i + 1);
+                continue;
+            }
+            if (i >= d->len || d->t[i] != '}')
+                return malformed(c, i);
+            i++;
+            break;
+        }
+    i = gm_jspan_ws(d->t, d->len, i);
+    if (i < d->len) {
+        snprintf(c->err, c->errlen, "trailing content after the JSON value at byte %zu", i);
+        c->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+typedef void (*elem_fn)(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r);
+
+/* Calls fn on each element of the required top-level array m, each parsed
+ * alone and freed before the next. */
+static void each(struct gm_jctx *c, const struct doc *d, int m, elem_fn fn, struct gm_report *r)
+{
+    const char *key = member_names[m];
+    char p[64];
+    size_t i = d->at[m], e;
+    P(p, "report.%s", key);
+    if (c->failed)
+        return;
+    if (!d->end[m] || (d->end[m] - i == 4 && !memcmp(d->t + i, "null", 4))) {
+        gm_jfail(c, p, "missing");
+        return;
+    }
+    if (d->t[i] != '[') {
+        gm_jfail(c, p, "expected an array");
+        return;
+    }
+    i = gm_jspan_ws(d->t, d->end[m], i + 1);
+    for (size_t idx = 0; !c->failed && i < d->end[m] && d->t[i] != ']'; idx++) {
+        if (gm_jspan_value(d->t, d->end[m], i, &e)) {
+            malformed(c, e);
+            return;
+        }
+        cJSON *el = parse_span(c, d, i, e);
+        if (!el)
+            return;
+        P(p, "%s[%zu]", key, idx);
+        fn(c, el, p, r);
+        cJSON_Delete(el);
+        i = gm_jspan_ws(d->t, d->end[m], e);
+        if (i < d->end[m] && d->t[i] == ',')
+            i = gm_jspan_ws(d->t, d->end[m], i + 1);
+        else if (i >= d->end[m] || d->t[i] != ']')
+            malformed(c, i);
+    }
+}
+
+/* schema, version and program: small, parsed into one object. */
+static cJSON *head_object(struct gm_jctx *c, const struct doc *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int m = M_SCHEMA; o && m <= M_PROGRAM && !c->failed; m++) {
+        cJSON *v = d->end[m] ? parse_span(c, d, d->at[m], d->end[m]) : NULL;
+        if (v)
+            cJSON_AddItemToObject(o, member_names[m], v);
+    }
+    if (!o)
+        OOM(c, "report");
+    return o;
+}
+
+/* Text that is not an object at all: malformed, or the wrong kind of JSON. */
+static void not_object(struct gm_jctx *c, const char *text, size_t len)
+{
+    const char *stop = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
+    if (!v)
+        malformed(c, stop && stop >= text ? (size_t)(stop - text) : 0);
+    else
+        gm_jfail(c, "report", "expected a JSON object");
+    cJSON_Delete(v);
+}
+
 struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
                                        size_t errlen)
 {
     struct gm_jctx c = {err, errlen, 0};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    size_t off = end && end >= text ? (size_t)(end - text) : 0;
-    if (!root) {
-        snprintf(err, errlen, "malformed JSON near byte %zu", off);
+    struct doc d = {text, len, {0}, {0}};
+    size_t first = gm_jspan_ws(text, len, 0);
+    if (first >= len || text[first] != '{') {
+        not_object(&c, text, len);
         return NULL;
     }
-    while (off < len && strchr(" \t\r\n", text[off]) && text[off])
-        off++;
-    if (off < len) {
-        snprintf(err, errlen, "trailing content after the JSON value at byte %zu", off);
-        cJSON_Delete(root);
+    if (scan_top(&c, &d))
         return NULL;
-    }
-    if (gm_json_mark_inexact(text, len, root)) {
-        snprintf(err, errlen, "malformed JSON (number literals do not match the parse)");
-        cJSON_Delete(root);
-        return NULL;
-    }
     struct gm_report *r = gm_report_new();
+    cJSON *head = r ? head_object(&c, &d) : NULL;
     if (!r)
         OOM(&c, "report");
-    header(&c, root);
-    void (*const parts[])(struct gm_jctx *, const cJSON *, struct gm_report *) = {
-        program, devices, modules, kernels, launches, allocations, events, alloc_refs,
-        unobserved, notes,
+    if (head) {
+        header(&c, head);
+        program(&c, head, r);
+        cJSON_Delete(head);
+    }
+    static const struct { int m; elem_fn fn; } parts[] = {
+        {M_DEVICES, device_el}, {M_MODULES, module_el}, {M_KERNELS, kernel_el},
+        {M_LAUNCHES, launch_el}, {M_ALLOCATIONS, alloc_el}, {M_EVENTS, event_el},
+        {M_UNOBSERVED, unobserved_el}, {M_NOTES, note_el},
     };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++)
-        parts[i](&c, root, r);
-    cJSON_Delete(root);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++) {
+        each(&c, &d, parts[i].m, parts[i].fn, r);
+        if (parts[i].m == M_EVENTS && !c.failed)
+            alloc_refs(&c, r);
+    }
     if (c.failed) {
         gm_report_free(r);
         return NULL;

@@ -70,6 +70,14 @@ void gm_jfail(struct gm_jctx *c, const char *path, const char *what)
                 "write a decimal string)"
 static int inexact(const cJSON *v) { return cJSON_IsNumber(v) && isnan(v->valuedouble); }
 
+void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const char *what)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    snprintf(c->err, c->errlen, "%s.%s: %s", path, key, what);
+}
+
 static const char *type_name(int mask)
 {
     if (mask & cJSON_Object) return "an object";
@@ -86,17 +94,15 @@ const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
     if (c->failed)
         return NULL;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
     if (!v || cJSON_IsNull(v)) {
         if (required)
-            gm_jfail(c, where, "missing");
+            gm_jfail_key(c, path, key, "missing");
         return NULL;
     }
     if (!(v->type & type_mask)) {
         char m[64];
         snprintf(m, sizeof m, "expected %s", type_name(type_mask));
-        gm_jfail(c, where, m);
+        gm_jfail_key(c, path, key, m);
         return NULL;
     }
     return v;
@@ -129,9 +135,7 @@ uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
     uint64_t x = dflt;
     if (v && gm_json_to_u64(v, &x)) {
-        char where[512];
-        snprintf(where, sizeof where, "%s.%s", path, key);
-        gm_jfail(c, where, inexact(v) ? INEXACT : "expected a non-negative integer");
+        gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected a non-negative integer");
         return dflt;
     }
     return x;
@@ -140,10 +144,9 @@ uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
 static void range_fail(struct gm_jctx *c, const char *path, const char *key, long long lo,
                        unsigned long long hi)
 {
-    char where[512], m[96];
-    snprintf(where, sizeof where, "%s.%s", path, key);
+    char m[96];
     snprintf(m, sizeof m, "expected an integer from %lld to %llu", lo, hi);
-    gm_jfail(c, where, m);
+    gm_jfail_key(c, path, key, m);
 }
 
 uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
@@ -174,8 +177,6 @@ int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
     if (!v)
         return dflt;
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (floor(d) == d && fabs(d) <= (double)EXACT_MAX)
@@ -187,7 +188,7 @@ int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
         if (!errno && *end == 0 && end != v->valuestring)
             return x;
     }
-    gm_jfail(c, where, inexact(v) ? INEXACT : "expected an integer");
+    gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected an integer");
     return dflt;
 }
 
@@ -214,9 +215,7 @@ uint64_t gm_jget_hex64(struct gm_jctx *c, const cJSON *obj, const char *path,
     errno = 0;
     unsigned long long x = strtoull(s, &end, 16);
     if (strncmp(s, "0x", 2) != 0 || errno || *end || end == s + 2) {
-        char where[512];
-        snprintf(where, sizeof where, "%s.%s", path, key);
-        gm_jfail(c, where, "expected a hex string like \"0x1f\"");
+        gm_jfail_key(c, path, key, "expected a hex string like \"0x1f\"");
         return 0;
     }
     return x;
@@ -237,22 +236,20 @@ uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
     if (!v)
         return NULL;
     size_t nw = (size_t)(units / 64 + (units % 64 != 0));
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
     if (strlen(v->valuestring) != nw * 16) {
-        gm_jfail(c, where, "bitmap length does not match the allocation's units");
+        gm_jfail_key(c, path, key, "bitmap length does not match the allocation's units");
         return NULL;
     }
     uint64_t *bm = calloc(nw ? nw : 1, 8);
     if (!bm) {
-        gm_jfail(c, where, "out of memory");
+        gm_jfail_key(c, path, key, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < nw * 16; i++) {
         int h = hexval(v->valuestring[i]);
         if (h < 0) {
             free(bm);
-            gm_jfail(c, where, "bitmap is not hexadecimal");
+            gm_jfail_key(c, path, key, "bitmap is not hexadecimal");
             return NULL;
         }
         bm[i / 16] |= (uint64_t)h << (4 * (15 - i % 16));

@@ -25,6 +25,8 @@ struct gm_jctx {
     int failed;
 };
 void gm_jfail(struct gm_jctx *c, const char *path, const char *what);
+/* The same for field `key` of path: "PATH.KEY: what" (built only on failure). */
+void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const char *what);
 
 const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
                      const char *key, int type_mask, int required);
