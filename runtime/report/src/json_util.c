@@ -8,16 +8,30 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXACT_MAX 9007199254740992ull /* 2^53 */
 
+/* Numbers are raw text: exact, and printed without cJSON's double
+ * formatting (sprintf, then sscanf to check it). */
+static cJSON *raw_number(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static cJSON *raw_number(const char *fmt, ...)
+{
+    char b[32];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    return cJSON_CreateRaw(b);
+}
+
 cJSON *gm_json_u64(uint64_t v)
 {
     if (v <= EXACT_MAX)
-        return cJSON_CreateNumber((double)v);
+        return raw_number("%" PRIu64, v);
     char b[32];
     snprintf(b, sizeof b, "%" PRIu64, v);
     return cJSON_CreateString(b);
@@ -26,7 +40,7 @@ cJSON *gm_json_u64(uint64_t v)
 cJSON *gm_json_i64(int64_t v)
 {
     if (v >= -(int64_t)EXACT_MAX && v <= (int64_t)EXACT_MAX)
-        return cJSON_CreateNumber((double)v);
+        return raw_number("%" PRId64, v);
     char b[32];
     snprintf(b, sizeof b, "%" PRId64, v);
     return cJSON_CreateString(b);

@@ -292,11 +292,13 @@ static void put(struct jw *w, cJSON *v, int depth)
         w->bad = 1;
         return;
     }
-    for (const char *p = s; *p; p++) {
-        if (putc(*p, w->f) == EOF)
+    static const char tabs[] = "\t\t\t\t\t\t\t\t";
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, "\n");
+        int nl = p[n] == '\n';
+        if (fwrite(p, 1, n + nl, w->f) != n + nl || (nl && fwrite(tabs, 1, (size_t)depth, w->f) != (size_t)depth))
             w->bad = 1;
-        for (int k = 0; *p == '\n' && k < depth; k++)
-            putc('\t', w->f);
+        p += n + nl;
     }
     free(s);
 }
