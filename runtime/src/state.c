@@ -15,6 +15,7 @@
 GM_HIDDEN struct gm_state gm_st = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .launch_lock = PTHREAD_MUTEX_INITIALIZER,
+    .sync_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 GM_HIDDEN int gm_verbose;
 
