@@ -194,10 +194,11 @@ struct job {
     const char *name;           /* time: kernel; flush: owner */
     int graph;
     uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
-    const struct gm_rt_sitetab **tabs;
+    const struct gm_rt_sitetab **tabs; /* -> tab_space */
     struct gm_modinst *m;       /* flush */
     uint64_t launches;
     struct gm_pin *pin;
+    const struct gm_rt_sitetab *tab_space[];
 };
 
 static struct {
@@ -207,16 +208,22 @@ static struct {
     pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
     pthread_once_t once;
     int started;
+    int asleep;                 /* the collector waits for a signal, not a timeout */
 } Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
-       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0};
+       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
 
+/* Waking the collector costs the launching thread a system call: it is
+ * woken only from a long sleep; while launches come it polls every ms. */
 static void push_job(struct job *j)
 {
     pthread_mutex_lock(&Q.lock);
     j->next = NULL;
     *Q.tail = j;
     Q.tail = &j->next;
-    pthread_cond_signal(&Q.cv);
+    if (Q.asleep) {
+        Q.asleep = 0;
+        pthread_cond_signal(&Q.cv);
+    }
     pthread_mutex_unlock(&Q.lock);
 }
 
@@ -271,7 +278,6 @@ static int reap_one(int block)
     pthread_mutex_unlock(&Q.lock);
     ev_put(j->ev0);
     ev_put(j->done);
-    free(j->tabs);
     free(j);
     return 1;
 }
@@ -283,12 +289,26 @@ static void *collector(void *arg)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the program's threads' business */
     gm_tls()->in_runtime = 1;               /* its CUDA calls are the runtime's own */
+    int idle = 0;
     for (;;) {
         pthread_mutex_lock(&Q.lock);
-        while (!Q.head) pthread_cond_wait(&Q.cv, &Q.lock);
+        while (!Q.head) {
+            if (idle < 100) { /* poll for 100 ms, then sleep until signalled */
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 1000000;
+                if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+                pthread_cond_timedwait(&Q.cv, &Q.lock, &ts);
+                idle++;
+            } else {
+                Q.asleep = 1;
+                pthread_cond_wait(&Q.cv, &Q.lock);
+            }
+        }
+        idle = 0;
         pthread_mutex_unlock(&Q.lock);
         pthread_mutex_lock(&Q.reap);
-        reap_one(1);
+        while (reap_one(1)) {}
         pthread_mutex_unlock(&Q.reap);
     }
     return NULL;
@@ -481,15 +501,13 @@ void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
         m->owned++;
         pthread_mutex_unlock(&m->mu);
     }
-    struct job *j = ev1 ? calloc(1, sizeof *j) : NULL;
-    const struct gm_rt_sitetab **tabs = j ? calloc(ls->nmods + 1, sizeof *tabs) : NULL;
-    if (tabs) {
-        for (uint32_t i = 0; i < ls->nmods; i++) tabs[i] = ls->mods[i]->tab;
+    struct job *j = ev1 ? malloc(sizeof *j + ls->nmods * sizeof j->tab_space[0]) : NULL;
+    if (j) {
         *j = (struct job){.kind = JOB_TIME, .ctx = ls->mods[0]->ctx, .ev0 = ls->ev0, .done = ev1,
-                          .rec = ls->rec, .name = ls->name, .ntabs = ls->nmods, .tabs = tabs};
+                          .rec = ls->rec, .name = ls->name, .ntabs = ls->nmods, .tabs = j->tab_space};
+        for (uint32_t i = 0; i < ls->nmods; i++) j->tab_space[i] = ls->mods[i]->tab;
         push_job(j);
     } else {
-        free(j);
         ev_put(ls->ev0);
         ev_put(ev1);
     }

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "gpumem/alloctab.h"
+#include "gpumem/trace.h"
 
 struct launch_desc {
     void *fn;
@@ -175,6 +176,7 @@ static void find_alloctab(struct gm_modinst *m)
 {
     const struct gm_rt_sitetab *t = m->tab;
     for (uint32_t i = 0; i < t->hdr->nglobals; i++) {
+        if (!strcmp(gm_sitetab_str(t, t->globals[i].name_str), GM_TRACE_BUF_SYM)) m->traced = 1;
         if (strcmp(gm_sitetab_str(t, t->globals[i].name_str), GM_ALLOCTAB_SYM) != 0) continue;
         const char *sym = gm_sitetab_str(t, t->globals[i].sym_str);
         size_t sz = 0;
@@ -342,7 +344,12 @@ static int device_known(CUdevice dev)
 /* Remember a GPU the first time a launch runs on it (queried without locks). */
 static void note_device(CUdevice dev)
 {
-    if (device_known(dev)) return;
+    static _Thread_local CUdevice last = -2; /* this thread's last device, known */
+    if (dev == last) return;
+    if (device_known(dev)) {
+        last = dev;
+        return;
+    }
     struct gm_device_info info, *d = &info;
     int l2 = 0;
     size_t mem = 0;
@@ -362,18 +369,22 @@ static void note_device(CUdevice dev)
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
+static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst,
+                              CUdevice *devp)
 {
     struct gm_tls *t = gm_tls();
     struct gm_tl_event e = {.kind = GM_TL_LAUNCH, .stream = (uint64_t)(uintptr_t)d->stream,
                             .callsite = t->outer_site, .kernel = fi ? fi->name : NULL};
     e.api = gm_intern(t->outer_api ? t->outer_api : "?");
     e.t_ns = gm_now_ns() - gm_st.t0_ns;
-    e.tid = (uint32_t)syscall(SYS_gettid);
+    static _Thread_local uint32_t tid;
+    if (!tid) tid = (uint32_t)syscall(SYS_gettid);
+    e.tid = tid;
     CUdevice dev = -1;
     gm_cu.cuCtxGetDevice(&dev);
     e.device = (uint16_t)dev;
     note_device(dev);
+    *devp = dev;
     pthread_mutex_lock(&gm_st.lock);
     if (!fi || fi->key.fn != &g_graph_tag) { /* graph launches are counted apart */
         gm_st.launches++;
@@ -432,8 +443,11 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
     qsort(ls->mods, ls->nmods, sizeof *ls->mods, by_address);
     ls->name = fi->name;
     ls->graph = fi->key.fn == &g_graph_tag;
-    ls->sync = 0;
-    for (uint32_t i = 0; i < ls->nmods; i++) ls->sync |= ls->mods[i]->alloctab_global != 0;
+    ls->sync = ls->traced = 0;
+    for (uint32_t i = 0; i < ls->nmods; i++) {
+        ls->sync |= ls->mods[i]->alloctab_global != 0;
+        ls->traced |= ls->mods[i]->traced;
+    }
     return 0;
 }
 
@@ -458,11 +472,10 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     struct gm_fninfo *fi = graph ? graph_fninfo(cb->context) : resolve(d->fn, cb->context, cb->symbolName);
     int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
     pthread_mutex_unlock(&gm_st.launch_lock);
-    ls.seq = record_launch(fi, d, inst);
+    CUdevice dev = -1;
+    ls.seq = record_launch(fi, d, inst, &dev);
     ls.rec = gm_tls()->launch_rec;
     if (inst) {
-        CUdevice dev = -1;
-        gm_cu.cuCtxGetDevice(&dev);
         gm_col_enter(&ls, d->stream);
         for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) gm_alloctab_enter(ls.mods[i], d->stream, (int)dev);
         struct gm_trace_launch_args ta = {
@@ -470,9 +483,11 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
             .stream = d->stream, .modules = &gm_st.reg, .allocs = &gm_st.allocs };
         memcpy(ta.grid, d->grid, sizeof ta.grid);
         memcpy(ta.block, d->block, sizeof ta.block);
-        pthread_mutex_lock(&gm_st.lock);
-        gm_trace_launch_begin(&ta);
-        pthread_mutex_unlock(&gm_st.lock);
+        if (ls.traced) { /* some module has a trace buffer */
+            pthread_mutex_lock(&gm_st.lock);
+            gm_trace_launch_begin(&ta);
+            pthread_mutex_unlock(&gm_st.lock);
+        }
     }
     GM_GUARD_END();
     gm_tls()->launch = inst ? &ls : NULL;
@@ -497,7 +512,7 @@ static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *
         if (r != CUDA_SUCCESS) gm_warn("kernel %s failed (%s); its counters are not read",
                                        ls->name, gm_cu_err(r));
     }
-    gm_trace_launch_end();
+    if (ls->traced) gm_trace_launch_end();
     gm_col_release(ls);
     GM_GUARD_END();
 }

@@ -110,6 +110,7 @@ struct gm_modinst {
     struct gm_pin *pins;    /* free staging blocks */
     uint32_t replicas;
     CUdeviceptr alloctab_global; /* gm_alloctab__allocations__<modid>, or 0 */
+    int traced;             /* has a gm_trace_buf global (tracing) */
     struct gm_alloc_upload up;
     CUmodule mod;           /* where its globals are found: a module ... */
     CUlibrary lib;          /* ... or a library (CUDA 12+ runtime) */
@@ -188,8 +189,9 @@ GM_HIDDEN void gm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2
 GM_HIDDEN extern int gm_verbose;
 
 /* ---- host call sites (callsite.c) ------------------------------------- */
-/* Return address of the first frame outside libgpumem/CUDA/CUPTI. */
-GM_HIDDEN uintptr_t gm_callsite_capture(void);
+/* Return address of the first frame outside libgpumem/CUDA/CUPTI; key
+ * names the call path (the API), for a per-thread cache of stack slots. */
+GM_HIDDEN uintptr_t gm_callsite_capture(const void *key);
 /* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
 struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
 GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
@@ -211,6 +213,7 @@ struct gm_launch_state {
     const char *name;       /* interned kernel name */
     int graph;              /* the [CUDA graph] pseudo-kernel */
     int sync;               /* waits for the kernel at exit (allocations analysis) */
+    int traced;             /* a module has a trace buffer (trace_session.h) */
     struct gm_modinst **mods; /* its modules, sorted by address, locked */
     uint32_t nmods, cap;
     size_t rec;             /* index in gm_st.launch_recs, or SIZE_MAX */

@@ -9,6 +9,7 @@
  * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
  * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|streams[-exit|-crash]
  */
+#define _POSIX_C_SOURCE 200809L
 #include <cuda.h>
 #include <cupti.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gpumem/alloctab.h"
 #include "gpumem/runtime.h"
 
@@ -315,6 +317,54 @@ static void streams(void)
     mock_cuda_hold(0);
 }
 
+/* Host cost of the runtime per launch (mock driver calls cost ~nothing):
+ * 20,000 launches of one kernel on one stream through the runtime API's
+ * and the driver API's callbacks, as cudaLaunchKernel delivers them. */
+static void bench(void)
+{
+    struct timespec t0, t1;
+    enum { LAUNCHES = 20000 };
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 64, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1, .hStream = (CUstream)0x101};
+    g_warps = 1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < LAUNCHES; i++) {
+        int ret = 0;
+        CUpti_CallbackData rt = {.functionName = "cudaLaunchKernel", .functionReturnValue = &ret, .context = CTX};
+        rt.callbackSite = CUPTI_API_ENTER;
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &rt);
+        DRV(cuLaunchKernel, &lk, VECADD);
+        rt.callbackSite = CUPTI_API_EXIT;
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &rt);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / LAUNCHES;
+    fprintf(stderr, "test: runtime host cost %.0f ns per launch (%d launches)\n", ns, LAUNCHES);
+}
+
+/* Launches from two lines of one function (same stack depth, same API):
+ * each timeline event must name its own line (the runtime caches where
+ * the caller's return address lies on the stack, never the address). */
+#define FIRE_LAUNCH(cb) do { \
+        (cb).callbackSite = CUPTI_API_ENTER; \
+        mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &(cb)); \
+        (cb).callbackSite = CUPTI_API_EXIT; \
+        mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &(cb)); \
+    } while (0)
+
+static void sites(void)
+{
+    int ret = 0;
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    CUpti_CallbackData cb = {.functionName = "cuLaunchKernel", .functionParams = &lk,
+                             .functionReturnValue = &ret, .symbolName = VECADD, .context = CTX};
+    for (int i = 0; i < 3; i++) {
+        FIRE_LAUNCH(cb); /* site A */
+        FIRE_LAUNCH(cb); /* site B */
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv\n"); return 2; }
@@ -326,6 +376,8 @@ int main(int argc, char **argv)
     error_path();
     if (!strcmp(argv[2], "threads")) threads();
     if (!strncmp(argv[2], "streams", 7)) streams();
+    if (!strcmp(argv[2], "bench")) bench();
+    if (!strcmp(argv[2], "sites")) sites();
     printf("test: done\n");
     fflush(stdout);
     if (!strcmp(argv[2], "exit") || !strcmp(argv[2], "streams-exit")) exit(3);
