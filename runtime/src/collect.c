@@ -439,6 +439,11 @@ void gm_col_modinst_init(struct gm_modinst *m)
     pthread_mutex_init(&m->mu, NULL);
 }
 
+void gm_col_modinst_ready(struct gm_modinst *m)
+{
+    if (m->nsets) pin_put(m, pin_get(m)); /* the first flush allocates nothing */
+}
+
 void gm_col_modinst_free(struct gm_modinst *m)
 {
     for (uint32_t i = 0; i < m->nstreams; i++) ev_put(m->streams[i].last);
@@ -522,10 +527,10 @@ void gm_col_release(struct gm_launch_state *ls)
 
 /* ---- the end ---------------------------------------------------------- */
 
-/* In a signal handler: try for up to 2 s, then go on without. */
-static int lock_mutex(pthread_mutex_t *mu, int in_signal)
+/* Bounded: try for up to 2 s, then go on without. */
+static int lock_mutex(pthread_mutex_t *mu, int bounded)
 {
-    if (!in_signal) return pthread_mutex_lock(mu) == 0;
+    if (!bounded) return pthread_mutex_lock(mu) == 0;
     for (int i = 0; i < 2000; i++) {
         if (pthread_mutex_trylock(mu) == 0) return 1;
         nanosleep(&(struct timespec){0, 1000000}, NULL);
@@ -533,9 +538,9 @@ static int lock_mutex(pthread_mutex_t *mu, int in_signal)
     return 0;
 }
 
-static int lock_write(pthread_rwlock_t *rw, int in_signal)
+static int lock_write(pthread_rwlock_t *rw, int bounded)
 {
-    if (!in_signal) return pthread_rwlock_wrlock(rw) == 0;
+    if (!bounded) return pthread_rwlock_wrlock(rw) == 0;
     for (int i = 0; i < 2000; i++) {
         if (pthread_rwlock_trywrlock(rw) == 0) return 1;
         nanosleep(&(struct timespec){0, 1000000}, NULL);
@@ -543,14 +548,14 @@ static int lock_write(pthread_rwlock_t *rw, int in_signal)
     return 0;
 }
 
-void gm_col_drain(CUcontext ctx, int in_signal)
+void gm_col_drain(CUcontext ctx, int bounded)
 {
     if (!Q.started) return;
     gm_tls()->in_runtime++;
-    if (lock_mutex(&gm_st.launch_lock, in_signal)) {
+    if (lock_mutex(&gm_st.launch_lock, bounded)) {
         for (struct gm_modinst *m = gm_st.mods; m; m = m->next) {
             if ((ctx && m->ctx != ctx) || !m->owned) continue;
-            if (!lock_write(&m->rw, in_signal)) {
+            if (!lock_write(&m->rw, bounded)) {
                 gm_warn("kernel %s: counters not collected (a launch was in progress)", m->owner);
                 continue;
             }
@@ -562,7 +567,7 @@ void gm_col_drain(CUcontext ctx, int in_signal)
         }
         pthread_mutex_unlock(&gm_st.launch_lock);
     }
-    if (lock_mutex(&Q.reap, in_signal)) {
+    if (lock_mutex(&Q.reap, bounded)) {
         while (reap_one(1)) {}
         pthread_mutex_unlock(&Q.reap);
     } else {

@@ -154,12 +154,10 @@ static int setup_set(struct gm_modinst *m, struct gm_modinst_set *s, uint32_t re
     }
     s->replicas = (s->g->flags & GM_GLOBAL_SINGLE) ? 1 : replicas;
     size_t bytes = (size_t)s->replicas * t->hdr->nsites * s->g->slots * sizeof(uint64_t);
-    if (!(s->host = malloc(bytes)) || (r = gm_cu.cuMemAlloc(&s->dev, bytes)) != CUDA_SUCCESS ||
+    if ((r = gm_cu.cuMemAlloc(&s->dev, bytes)) != CUDA_SUCCESS ||
         (r = gm_cu.cuMemcpyHtoD(gp, &s->dev, sizeof s->dev)) != CUDA_SUCCESS) {
         gm_warn("module %016llx: cannot allocate %zu bytes of %s counters (%s); they are off",
-                (unsigned long long)t->modid, bytes, sym, s->host ? gm_cu_err(r) : "host memory");
-        free(s->host);
-        s->host = NULL;
+                (unsigned long long)t->modid, bytes, sym, gm_cu_err(r));
         s->dev = 0;
         return -1;
     }
@@ -209,6 +207,7 @@ static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary 
         s->g = &t->globals[i];
         if (setup_set(m, s, replicas) == 0) m->nsets++;
     }
+    gm_col_modinst_ready(m);
     gm_debug("module %016llx in context %p: %u counter sets, %u replicas",
              (unsigned long long)t->modid, (void *)ctx, m->nsets, replicas);
     return m;
@@ -527,7 +526,9 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 void gm_on_context_destroy(CUcontext ctx)
 {
-    gm_col_drain(ctx, 0); /* what its launches counted, while it still exists */
+    /* what its launches counted, while it still exists (bounded waits: the
+     * driver is inside the destruction) */
+    gm_col_drain(ctx, 1);
     /* the context frees its memory; forget what pointed into it */
     pthread_mutex_lock(&gm_st.launch_lock);
     struct gm_fninfo *fi, *tmp;
@@ -547,7 +548,6 @@ void gm_on_context_destroy(CUcontext ctx)
         pthread_rwlock_wrlock(&m->rw); /* no launch of it in progress */
         pthread_rwlock_unlock(&m->rw);
         gm_col_modinst_free(m);
-        for (uint32_t i = 0; i < m->nsets; i++) free(m->sets[i].host);
         free(m->sets);
         free(m->up.ids), free(m->up.sizes), free(m->up.ranges);
         free(m);

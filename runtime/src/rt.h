@@ -70,7 +70,6 @@ struct gm_modinst_set {
     const struct gm_sitetab_global *g;
     CUdeviceptr dev;        /* replicas * nsites * slots uint64_t */
     uint32_t replicas;
-    uint64_t *host;         /* staging buffer, same size */
 };
 /* Allocation table of one launch (alloc_upload.c). */
 struct gm_alloc_range;
@@ -229,9 +228,12 @@ GM_HIDDEN void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok);
 /* Releases what gm_col_enter took (after any waiting a sync launch does). */
 GM_HIDDEN void gm_col_release(struct gm_launch_state *ls);
 /* Collect everything in flight (ctx NULL: every context) and wait for it.
- * in_signal: never block on a lock for long. */
+ * bounded (signal handler, context destruction): never wait for a lock
+ * for long. */
 GM_HIDDEN void gm_col_drain(CUcontext ctx, int in_signal);
 GM_HIDDEN void gm_col_modinst_init(struct gm_modinst *m);
+/* After its counter sets exist: one pinned staging block ready. */
+GM_HIDDEN void gm_col_modinst_ready(struct gm_modinst *m);
 GM_HIDDEN void gm_col_modinst_free(struct gm_modinst *m);
 /* Drop pooled events of a context being destroyed. */
 GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);

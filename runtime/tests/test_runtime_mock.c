@@ -376,6 +376,11 @@ int main(int argc, char **argv)
     error_path();
     if (!strcmp(argv[2], "threads")) threads();
     if (!strncmp(argv[2], "streams", 7)) streams();
+    if (!strcmp(argv[2], "streams-destroy")) { /* cudaDeviceReset with kernels in flight */
+        CUpti_ResourceData rd = {.context = CTX};
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+        printf("test: context destroyed, %ld stream operations left\n", mock_cuda_pending());
+    }
     if (!strcmp(argv[2], "bench")) bench();
     if (!strcmp(argv[2], "sites")) sites();
     printf("test: done\n");
