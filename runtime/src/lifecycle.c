@@ -139,6 +139,7 @@ static int injected_tool(void)
 __attribute__((constructor)) static void gm_start(void)
 {
     if (env_on("GPUMEM_DISABLE")) return;
+    gm_env_check();
     gm_state_init();
     if (injected_tool()) return;
     char err[512];

@@ -187,6 +187,12 @@ GM_HIDDEN void gm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 GM_HIDDEN void gm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 GM_HIDDEN extern int gm_verbose;
 
+/* ---- environment (env.c) ---------------------------------------------- */
+/* One line per GPUMEM_* / GPU_MEM_* variable the runtime does not know. */
+GM_HIDDEN void gm_env_check(void);
+/* name's value: digits only, in [min, max]; else one line and def. */
+GM_HIDDEN uint64_t gm_env_u64(const char *name, uint64_t def, uint64_t min, uint64_t max);
+
 /* ---- host call sites (callsite.c) ------------------------------------- */
 /* Return address of the first frame outside libgpumem/CUDA/CUPTI; key
  * names the call path (the API), for a per-thread cache of stack slots. */
