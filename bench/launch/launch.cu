@@ -9,6 +9,10 @@
 //        4threads: 4 host threads, each LAUNCHES/4 on its own stream
 //        overlap : 4 spin kernels (one block each, ~20 ms) on 4 streams,
 //                  then the same 4 on one stream; prints the ratio
+//        exact1  : one axpy and one scale launch, synchronised (reference)
+//        exact   : LAUNCHES rounds of axpy and scale, the two kernels of
+//                  one module alternating over 4 streams, left in flight at
+//                  return: the report's counts must be LAUNCHES x exact1's
 // Prints one line: "MODE ... host_us_per_launch X wall_us_per_launch Y".
 // Host time is the launch loop only; wall time includes the final
 // synchronisation. Depends on the CUDA runtime only.
@@ -28,6 +32,12 @@ __global__ void axpy(float a, const float *x, float *y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = a * x[i] + y[i];
+}
+
+__global__ void scale(float a, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * y[i];
 }
 
 // Spins for `cycles` clock cycles (a time, not a work amount: instrumented
@@ -118,19 +128,39 @@ static void overlap_mode(void)
     for (int i = 0; i < 4; i++) CK(cudaStreamDestroy(s[i]));
 }
 
+/* Returns without synchronising or freeing: kernels are still in flight
+ * when main returns (the runtime must collect them at exit). */
+static void exact_mode(int rounds)
+{
+    cudaStream_t s[4];
+    for (int i = 0; i < 4; i++) CK(cudaStreamCreateWithFlags(&s[i], cudaStreamNonBlocking));
+    for (int r = 0; r < rounds; r++) {
+        axpy<<<N / THREADS, THREADS, 0, s[r % 4]>>>(1.0001f, g_x, g_y, N);
+        scale<<<N / THREADS, THREADS, 0, s[(r + 1) % 4]>>>(0.9999f, g_y, N);
+    }
+    CK(cudaGetLastError());
+    printf("exact rounds %d launched\n", rounds);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "1stream";
     int launches = argc > 2 ? atoi(argv[2]) : 20000;
-    if (launches < 4) { fprintf(stderr, "launch: LAUNCHES must be at least 4\n"); return 2; }
+    if (launches < 1) { fprintf(stderr, "launch: LAUNCHES must be at least 1\n"); return 2; }
     CK(cudaMalloc(&g_x, N * sizeof(float)));
     CK(cudaMalloc(&g_y, N * sizeof(float)));
     CK(cudaMemset(g_x, 0, N * sizeof(float)));
     CK(cudaMemset(g_y, 0, N * sizeof(float)));
-    if (!strcmp(mode, "overlap")) overlap_mode();
+    if (!strcmp(mode, "exact1")) {
+        exact_mode(1);
+        CK(cudaDeviceSynchronize());
+    } else if (!strcmp(mode, "exact")) {
+        exact_mode(launches);
+        return 0;
+    } else if (!strcmp(mode, "overlap")) overlap_mode();
     else if (!strcmp(mode, "1stream") || !strcmp(mode, "4streams") || !strcmp(mode, "4threads"))
         axpy_mode(mode, launches);
-    else { fprintf(stderr, "launch: unknown mode %s (1stream 4streams 4threads overlap)\n", mode); return 2; }
+    else { fprintf(stderr, "launch: unknown mode %s (1stream 4streams 4threads overlap exact1 exact)\n", mode); return 2; }
     CK(cudaFree(g_x));
     CK(cudaFree(g_y));
     return 0;

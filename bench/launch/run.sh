@@ -5,7 +5,9 @@
 # instrumented build, alternating, REPS times (default 3; the median of the
 # host time per launch is kept), then prints and writes to
 # $OUT/launch.md a table: host us per launch off / instrumented and the
-# ratio (target <= 1.2), wall us per launch, and the overlap factors.
+# ratio (target <= 1.2), wall us per launch, the overlap factors, and an
+# exactness check (two kernels of one module alternating over 4 streams,
+# in flight at exit: counts must be 1000 x one round's).
 # Usage: bench/launch/run.sh [BUILD_DIR (default build)] [REPS]
 # Depends on: sh, awk, the binaries from bench/launch/build.sh.
 set -u
@@ -52,4 +54,17 @@ for v in off inst; do
   echo "$v: $line" | tee -a "$log" >/dev/null
   echo "- $v: $line" >>"$out/launch.md"
 done
+# exactness with kernels of one module alternating over 4 streams and left
+# in flight at exit: every counter = 1000 x the one-launch reference
+rm -rf "$out/exact1.d" "$out/exact.d"
+GPUMEM_OUT="$out/exact1.d" GPUMEM_FORMAT=csv "$bin/launch.inst" exact1 >>"$log" 2>&1
+GPUMEM_OUT="$out/exact.d" GPUMEM_FORMAT=csv "$bin/launch.inst" exact 1000 >>"$log" 2>&1
+verdict=$(awk -F, 'FNR == 1 { f++; next }
+  { k = $1 FS $3 FS $8 FS $9 } f == 1 { ref[k] = $NF; next } { got[k] = $NF }
+  END { n = 0; bad = ""
+        for (k in ref) { n++; if (got[k] != ref[k] * 1000) { bad = k " expected " ref[k] * 1000 " got " got[k] + 0; break } }
+        for (k in got) if (!(k in ref)) { bad = k " unexpected " got[k] }
+        if (n == 0) print "FAIL: no counters"; else if (bad != "") print "FAIL: " bad; else print "PASS: " n " counters exact" }' \
+  "$out/exact1.d/gpumem-counters.csv" "$out/exact.d/gpumem-counters.csv" 2>/dev/null)
+echo "- exact (axpy and scale alternating over 4 streams, 1000 rounds, in flight at exit): ${verdict:-FAIL: no output}" >>"$out/launch.md"
 cat "$out/launch.md"
