@@ -11,6 +11,7 @@ add_executable(gpumemcc
   ${GM_CC_DIR}/gpumemcc_arch.c
   ${GM_CC_DIR}/gpumemcc_paths.c
   ${GM_CC_DIR}/gpumemcc_instr.c
+  ${GM_CC_DIR}/gpumemcc_link.c
   ${GM_CC_DIR}/gpumemcc_cmd.c
   ${GM_CC_DIR}/gpumemcc_dlink.c
   ${GM_CC_DIR}/gpumemcc_spawn.c
@@ -22,3 +23,7 @@ target_compile_definitions(gpumemcc PRIVATE
   GM_CLANG_DEFAULT="${GM_CLANG}"
   GM_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS gpumemcc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# the link preinclude that makes instrumented objects load libgpumem
+# themselves (docs/linking.md), in the resource directory
+configure_file(${GM_CC_DIR}/include/gpumem_link.h ${GM_RESOURCE_DIR}/include/gpumem_link.h COPYONLY)
+install(FILES ${GM_CC_DIR}/include/gpumem_link.h DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpumem/include)

@@ -105,6 +105,7 @@ int gm_instr_check(const struct gm_opts *o);
 int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
                   const char *tmpdir, struct gm_strvec *flags, struct gm_strvec **jobs,
                   size_t *njobs);
+int gm_link_flags(const struct gm_toolchain *tc, struct gm_strvec *flags); /* gpumemcc_link.c */
 
 /* ---- command building (gpumemcc_cmd.c, gpumemcc_dlink.c) ---------------- */
 void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,

@@ -178,13 +178,18 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc, const 
         free(plugin);
         return GM_EXIT_USAGE;
     }
+    int rc = o->gm_off ? 0 : gm_link_flags(tc, flags);
+    if (rc) {
+        free(plugin);
+        return rc;
+    }
     gm_sv_pushf(flags, "-fpass-plugin=%s", plugin);
     free(plugin);
     if (o->gm_off) {
         push_mllvm(flags, "gm-off", NULL);
     } else {
         struct gm_strvec bcs = {0};
-        int rc = handler_list(o, tc, tmpdir, &bcs, jobs, njobs);
+        rc = handler_list(o, tc, tmpdir, &bcs, jobs, njobs);
         char *list = rc ? NULL : join(&bcs, ',');
         gm_sv_free(&bcs);
         if (rc)
