@@ -95,6 +95,7 @@ const struct gm_arch *gm_arch_lowest(const struct gm_opts *o);
 struct gm_toolchain {
     char *exe, *prefix, *resource, *include, *libdir; /* gpumem's own */
     char *cuda, *clang, *gcc_install_dir;             /* external */
+    char *cccl; /* <cuda>/include/cccl where the toolkit keeps CCCL (CUDA 13), else NULL */
 };
 int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o);
 void gm_toolchain_free(struct gm_toolchain *tc);

@@ -42,6 +42,8 @@ static void cuda_flags(const struct gm_opts *o, const struct gm_toolchain *tc, s
     push_all(cmd, (const char *[]){"-x", "cuda", NULL});
     gm_sv_pushf(cmd, "--cuda-path=%s", tc->cuda);
     gm_sv_push(cmd, "-Wno-unknown-cuda-version");
+    if (tc->cccl)
+        gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
     gm_arch_flags(o, cmd);
     if (o->rdc)
         gm_sv_push(cmd, "-fgpu-rdc");
@@ -59,6 +61,8 @@ static void host_flags(const struct gm_opts *o, const struct gm_toolchain *tc, e
 {
     push_all(cmd, (const char *[]){"-x", lang == GM_LANG_C ? "c" : "c++", NULL});
     gm_sv_pushf(cmd, "-isystem%s/include", tc->cuda);
+    if (tc->cccl)
+        gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
     if (o->opt_level)
         gm_sv_pushf(cmd, "-O%s", o->opt_level);
     if (o->debug_host)
