@@ -14,6 +14,7 @@ add_executable(gpumemcc
   ${GM_CC_DIR}/gpumemcc_cmd.c
   ${GM_CC_DIR}/gpumemcc_dlink.c
   ${GM_CC_DIR}/gpumemcc_spawn.c
+  ${GM_CC_DIR}/gpumemcc_compat.c
   ${GM_CC_DIR}/gpumemcc_help.c
   ${GM_CC_DIR}/gpumemcc_strvec.c)
 target_compile_definitions(gpumemcc PRIVATE
@@ -22,3 +23,6 @@ target_compile_definitions(gpumemcc PRIVATE
   GM_CLANG_DEFAULT="${GM_CLANG}"
   GM_INSTALL_LIBDIR="${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS gpumemcc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# the nvcc compatibility pre-include of every .cu compile (gpumemcc_compat.c)
+configure_file(${GM_CC_DIR}/include/gpumem_nvcc_compat.h ${GM_RESOURCE_DIR}/include/gpumem_nvcc_compat.h COPYONLY)
+install(FILES ${GM_CC_DIR}/include/gpumem_nvcc_compat.h DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpumem/include)

@@ -44,6 +44,7 @@ static void cuda_flags(const struct gm_opts *o, const struct gm_toolchain *tc, s
     gm_sv_push(cmd, "-Wno-unknown-cuda-version");
     if (tc->cccl)
         gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
+    gm_compat_flags(o, tc, GM_LANG_CU, cmd);
     gm_arch_flags(o, cmd);
     if (o->rdc)
         gm_sv_push(cmd, "-fgpu-rdc");
@@ -63,6 +64,7 @@ static void host_flags(const struct gm_opts *o, const struct gm_toolchain *tc, e
     gm_sv_pushf(cmd, "-isystem%s/include", tc->cuda);
     if (tc->cccl)
         gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
+    gm_compat_flags(o, tc, lang, cmd);
     if (o->opt_level)
         gm_sv_pushf(cmd, "-O%s", o->opt_level);
     if (o->debug_host)

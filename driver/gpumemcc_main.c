@@ -134,10 +134,13 @@ static int drive(struct gm_opts *o)
     int rc = gm_instr_check(o);
     if (!rc)
         rc = gm_toolchain_find(&tc, o);
+    if (!rc)
+        rc = gm_compat_find(&tc);
     if (rc) {
         gm_toolchain_free(&tc);
         return rc;
     }
+    gm_compat_warn(o);
     char *tmpdir = make_tmpdir();
     rc = tmpdir ? run_phase(o, &tc, tmpdir) : 1;
     if (tmpdir)

@@ -157,7 +157,8 @@ int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o)
 void gm_toolchain_free(struct gm_toolchain *tc)
 {
     char **fields[] = {&tc->exe, &tc->prefix, &tc->resource, &tc->include, &tc->libdir,
-                       &tc->cuda, &tc->clang, &tc->gcc_install_dir, &tc->cccl};
+                       &tc->cuda, &tc->clang, &tc->gcc_install_dir, &tc->cccl,
+                       &tc->compat_h};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         free(*fields[i]);
         *fields[i] = NULL;
