@@ -53,6 +53,8 @@ struct gm_opts {
     const char *output, *opt_level, *std, *ccbin, *deps_mode; /* deps_mode: M MM MD MMD */
     bool debug_host, debug_dev, lineinfo, fast_math, shared, no_warn;
     bool openmp_gomp; /* -Xcompiler -fopenmp, mapped to libgomp (gpumemcc_compat.c) */
+    bool keep;        /* -keep / -save-temps: intermediate files kept in keep_dir */
+    const char *keep_dir;
     enum gm_lang lang_override;
     enum gm_cudart cudart;
     struct gm_input *inputs;
@@ -114,6 +116,9 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
 int gm_compat_find(struct gm_toolchain *tc);
 void gm_compat_host_options(struct gm_opts *o);
 void gm_compat_warn(const struct gm_opts *o);
+void gm_nvcc_env_print(void);              /* -v: nvcc's "#$ NAME=value" lines */
+void gm_nvcc_arch_print(const struct gm_opts *o);
+int gm_nvcc_env_args(int *argc, char ***argv); /* NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS */
 void gm_compat_flags(const struct gm_opts *o, const struct gm_toolchain *tc, enum gm_lang lang,
                      struct gm_strvec *cmd);
 
@@ -136,6 +141,6 @@ char *gm_capture(const char *const *argv); /* first line of stdout or NULL */
 
 /* ---- help (gpumemcc_help.c) --------------------------------------------- */
 void gm_print_help(void);
-void gm_print_version(void);
+void gm_print_version(const struct gm_toolchain *tc);
 
 #endif

@@ -121,6 +121,8 @@ void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
         gm_sv_append(cmd, &o->host);
     }
     phase_flags(o, in, cmd);
+    if (o->keep && o->phase != GM_PH_DEPS)
+        gm_sv_push(cmd, "-save-temps=obj"); /* next to the object: in the keep directory */
     gm_sv_push(cmd, in->path);
     if (out) {
         gm_sv_push(cmd, "-o");
@@ -131,9 +133,11 @@ void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
 static void runtime_libs(const struct gm_opts *o, const struct gm_toolchain *tc, struct gm_strvec *cmd)
 {
     if (!o->gm_off) {
-        gm_sv_pushf(cmd, "-L%s", tc->libdir);
-        push_all(cmd, (const char *[]){"-Wl,--push-state,--no-as-needed", "-lgpumem",
-                                       "-Wl,--pop-state", NULL});
+        /* by path, not -L -lgpumem: CMake takes -l items of nvcc's link line
+         * for implicit libraries and would add -lgpumem without its -L */
+        gm_sv_push(cmd, "-Wl,--push-state,--no-as-needed");
+        gm_sv_pushf(cmd, "%s/libgpumem.so", tc->libdir);
+        gm_sv_push(cmd, "-Wl,--pop-state");
         gm_sv_pushf(cmd, "-Wl,-rpath,%s", tc->libdir);
     }
     gm_sv_pushf(cmd, "-L%s/lib64", tc->cuda);
