@@ -139,6 +139,8 @@ static int drive(struct gm_opts *o)
         return 0;
     }
     struct gm_toolchain tc = {0};
+    if (!o->version)
+        gm_instr_dedupe(o);
     int rc = o->version ? 0 : gm_instr_check(o);
     if (!rc)
         rc = gm_toolchain_find(&tc, o);
@@ -179,8 +181,10 @@ int main(int argc, char **argv)
     struct gm_opts o;
     memset(&o, 0, sizeof o);
     int rc = gm_parse_args(&o, argc, argv);
+    gm_signals_install();
     if (!rc)
         rc = drive(&o);
     gm_opts_free(&o);
+    gm_signal_reraise(); /* after drive() removed the temporary directory */
     return rc;
 }
