@@ -71,6 +71,7 @@ struct gm_opts {
     size_t narchs;
     /* gpumem's own options */
     bool gm_off, gm_analyses_set;
+    bool gm_budget_error, gm_budget_off; /* --gm-handler-budget=error|off (default warn) */
     struct gm_strvec gm_analyses, gm_handlers;
     const char *gm_inst_before, *gm_inst_after, *gm_kernels, *gm_files;
 };
@@ -109,7 +110,8 @@ char *gm_which(const char *name);
 
 /* ---- instrumentation (gpumemcc_instr.c) --------------------------------- */
 int gm_instr_check(const struct gm_opts *o);
-void gm_instr_dedupe(struct gm_opts *o); /* repeated analyses / handlers: once, with a warning */
+void gm_instr_dedupe(struct gm_opts *o);
+int gm_budget_check(const struct gm_opts *o, const struct gm_toolchain *tc, const char *tmpdir); /* repeated analyses / handlers: once, with a warning */
 int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
                   const char *tmpdir, struct gm_strvec *flags, struct gm_strvec **jobs,
                   size_t *njobs);

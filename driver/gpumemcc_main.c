@@ -93,6 +93,8 @@ static int compile_all(const struct gm_opts *o, const struct gm_toolchain *tc, c
         rc = gm_instr_plan(o, tc, tmpdir, &instr, &jobs, &njobs);
     if (!rc)
         rc = run_jobs(o, jobs, njobs);
+    if (!rc && njobs)
+        rc = gm_budget_check(o, tc, tmpdir);
     for (size_t i = 0; i < o->ninputs && !rc; i++) {
         if (o->inputs[i].lang == GM_LANG_OBJ) {
             gm_sv_push(objs, o->inputs[i].path);
