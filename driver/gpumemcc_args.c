@@ -122,7 +122,9 @@ static int check_combination(struct gm_opts *o)
                       count_sources(o));
     if ((o->phase == GM_PH_PTX || o->phase == GM_PH_CUBIN) && o->narchs != 1)
         return gm_err("-ptx and -cubin need exactly one GPU architecture (got %zu)", o->narchs);
-    if (o->shared && o->phase != GM_PH_LINK)
+    /* CMake's separable-compilation device link passes -shared -dlink; nvcc
+     * takes it: the -dlink object is position independent either way. */
+    if (o->shared && o->phase != GM_PH_LINK && o->phase != GM_PH_DLINK)
         return gm_err("-shared applies to linking only");
     return 0;
 }
