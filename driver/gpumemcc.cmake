@@ -17,6 +17,7 @@ add_executable(gpumemcc
   ${GM_CC_DIR}/gpumemcc_spawn.c
   ${GM_CC_DIR}/gpumemcc_compat.c
   ${GM_CC_DIR}/gpumemcc_nvccenv.c
+  ${GM_CC_DIR}/gpumemcc_budget.c
   ${GM_CC_DIR}/gpumemcc_help.c
   ${GM_CC_DIR}/gpumemcc_strvec.c)
 target_compile_definitions(gpumemcc PRIVATE

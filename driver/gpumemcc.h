@@ -28,6 +28,7 @@ char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int gm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool gm_has_suffix(const char *s, const char *suffix);
 char *gm_basename_noext(const char *path);
+bool gm_same_file(const char *a, const char *b);
 
 /* ---- argument model (gpumemcc_args.c, gpumemcc_opts.c) ----------------- */
 enum gm_phase {
@@ -70,6 +71,7 @@ struct gm_opts {
     size_t narchs;
     /* gpumem's own options */
     bool gm_off, gm_analyses_set;
+    bool gm_budget_error, gm_budget_off; /* --gm-handler-budget=error|off (default warn) */
     struct gm_strvec gm_analyses, gm_handlers;
     const char *gm_inst_before, *gm_inst_after, *gm_kernels, *gm_files;
 };
@@ -108,6 +110,8 @@ char *gm_which(const char *name);
 
 /* ---- instrumentation (gpumemcc_instr.c) --------------------------------- */
 int gm_instr_check(const struct gm_opts *o);
+void gm_instr_dedupe(struct gm_opts *o);
+int gm_budget_check(const struct gm_opts *o, const struct gm_toolchain *tc, const char *tmpdir); /* repeated analyses / handlers: once, with a warning */
 int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
                   const char *tmpdir, struct gm_strvec *flags, struct gm_strvec **jobs,
                   size_t *njobs);
@@ -139,6 +143,9 @@ int gm_dlink_shim(int argc, char **argv); /* runs when GM_DLINK_OUT is set */
 void gm_print_cmd(const struct gm_strvec *cmd);
 int gm_run(const struct gm_opts *o, const struct gm_strvec *cmd);
 char *gm_capture(const char *const *argv); /* first line of stdout or NULL */
+void gm_signals_install(void);
+int gm_signal_caught(void); /* SIGINT/SIGTERM/SIGHUP/SIGQUIT received, or 0 */
+void gm_signal_reraise(void);
 
 /* ---- help (gpumemcc_help.c) --------------------------------------------- */
 void gm_print_help(void);

@@ -142,9 +142,9 @@ void gm_arch_flags(const struct gm_opts *o, struct gm_strvec *cmd)
     for (size_t i = 0; i < o->narchs; i++)
         gm_sv_pushf(cmd, "--cuda-gpu-arch=sm_%u%s", o->archs[i].sm, o->archs[i].suffix);
     /* clang 22 embeds no PTX unless asked: say it for each architecture.
-     * Relocatable device code (-rdc/-dc) embeds none at all in clang, which
-     * warns that the flag is unused (an error under -Werror): leave it out. */
-    if (o->rdc)
+     * Where no fat binary is built at compile time (-ptx, -cubin, -M, and
+     * -rdc, whose device code is linked later) clang warns that it is unused. */
+    if (o->phase == GM_PH_PTX || o->phase == GM_PH_CUBIN || o->phase == GM_PH_DEPS || o->rdc)
         return;
     for (size_t i = 0; i < o->narchs; i++)
         gm_sv_pushf(cmd, "--%scuda-include-ptx=sm_%u%s", o->archs[i].ptx ? "" : "no-",

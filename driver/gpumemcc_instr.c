@@ -7,6 +7,7 @@
  * libc and POSIX regex.
  */
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,34 @@ static int check_analyses(const struct gm_opts *o)
             return gm_err("--gm-handler=%s: file not found", h);
     }
     return 0;
+}
+
+/* The same analysis or handler twice would be linked twice ("symbol
+ * multiply defined"): once is what was meant. Said, not silent. */
+static void dedupe(struct gm_strvec *sv, const char *opt, bool by_file)
+{
+    if (!sv->n)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < sv->n; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < k && !dup; j++)
+            dup = by_file ? gm_same_file(sv->v[i], sv->v[j]) : !strcmp(sv->v[i], sv->v[j]);
+        if (dup) {
+            fprintf(stderr, "gpumemcc: warning: %s: '%s' given twice; used once\n", opt, sv->v[i]);
+            free(sv->v[i]);
+        } else {
+            sv->v[k++] = sv->v[i];
+        }
+    }
+    sv->n = k;
+    sv->v[k] = NULL;
+}
+
+void gm_instr_dedupe(struct gm_opts *o)
+{
+    dedupe(&o->gm_analyses, "--gm-analyses", false);
+    dedupe(&o->gm_handlers, "--gm-handler", true);
 }
 
 int gm_instr_check(const struct gm_opts *o)

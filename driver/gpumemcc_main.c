@@ -93,6 +93,8 @@ static int compile_all(const struct gm_opts *o, const struct gm_toolchain *tc, c
         rc = gm_instr_plan(o, tc, tmpdir, &instr, &jobs, &njobs);
     if (!rc)
         rc = run_jobs(o, jobs, njobs);
+    if (!rc && njobs)
+        rc = gm_budget_check(o, tc, tmpdir);
     for (size_t i = 0; i < o->ninputs && !rc; i++) {
         if (o->inputs[i].lang == GM_LANG_OBJ) {
             gm_sv_push(objs, o->inputs[i].path);
@@ -139,6 +141,8 @@ static int drive(struct gm_opts *o)
         return 0;
     }
     struct gm_toolchain tc = {0};
+    if (!o->version)
+        gm_instr_dedupe(o);
     int rc = o->version ? 0 : gm_instr_check(o);
     if (!rc)
         rc = gm_toolchain_find(&tc, o);
@@ -179,8 +183,10 @@ int main(int argc, char **argv)
     struct gm_opts o;
     memset(&o, 0, sizeof o);
     int rc = gm_parse_args(&o, argc, argv);
+    gm_signals_install();
     if (!rc)
         rc = drive(&o);
     gm_opts_free(&o);
+    gm_signal_reraise(); /* after drive() removed the temporary directory */
     return rc;
 }

@@ -222,6 +222,14 @@ static int o_analyses(struct gm_opts *o, const char *v)
     return 0;
 }
 static int o_handler(struct gm_opts *o, const char *v) { gm_sv_push(&o->gm_handlers, v); return 0; }
+static int o_budget(struct gm_opts *o, const char *v)
+{
+    o->gm_budget_error = !strcmp(v, "error");
+    o->gm_budget_off = !strcmp(v, "off");
+    if (strcmp(v, "warn") && !o->gm_budget_error && !o->gm_budget_off)
+        return gm_err("invalid value '%s' for --gm-handler-budget (expected warn, error or off)", v);
+    return 0;
+}
 static int o_before(struct gm_opts *o, const char *v) { o->gm_inst_before = v; return 0; }
 static int o_after(struct gm_opts *o, const char *v) { o->gm_inst_after = v; return 0; }
 static int o_kernels(struct gm_opts *o, const char *v) { o->gm_kernels = v; return 0; }
@@ -302,6 +310,7 @@ const struct gm_optdef gm_optdefs[] = {
     /* gpumem */
     {"gm-analyses", NULL, "LIST", o_analyses, "built-in analyses (default coalescing,divergence; none)"},
     {"gm-handler", NULL, "FILE.cu", o_handler, "user handler source, compiled to device bitcode (repeatable)"},
+    {"gm-handler-budget", NULL, "KIND", o_budget, "user handler over 16 registers: warn (default), error or off"},
     {"gm-inst-before", NULL, "EVENTS", o_before, "memory,cond-branches,kernel-entry,kernel-exit (default all)"},
     {"gm-inst-after", NULL, "EVENTS", o_after, "memory, or empty for none (default memory)"},
     {"gm-kernels", NULL, "REGEX", o_kernels, "instrument only kernels matching (POSIX ERE)"},
