@@ -52,6 +52,9 @@ struct gm_opts {
     bool phase_set, rdc, nodlink, help, version, verbose, dryrun, forward_unknown;
     const char *output, *opt_level, *std, *ccbin, *deps_mode; /* deps_mode: M MM MD MMD */
     bool debug_host, debug_dev, lineinfo, fast_math, shared, no_warn;
+    bool openmp_gomp; /* -Xcompiler -fopenmp, mapped to libgomp (gpumemcc_compat.c) */
+    bool keep;        /* -keep / -save-temps: intermediate files kept in keep_dir */
+    const char *keep_dir;
     enum gm_lang lang_override;
     enum gm_cudart cudart;
     struct gm_input *inputs;
@@ -95,6 +98,9 @@ const struct gm_arch *gm_arch_lowest(const struct gm_opts *o);
 struct gm_toolchain {
     char *exe, *prefix, *resource, *include, *libdir; /* gpumem's own */
     char *cuda, *clang, *gcc_install_dir;             /* external */
+    char *cccl; /* <cuda>/include/cccl where the toolkit keeps CCCL (CUDA 13), else NULL */
+    char *compat_h;           /* <resource>/include/gpumem_nvcc_compat.h */
+    unsigned nvcc_version[3]; /* the toolkit's nvcc: major, minor, build */
 };
 int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o);
 void gm_toolchain_free(struct gm_toolchain *tc);
@@ -106,6 +112,16 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
                   const char *tmpdir, struct gm_strvec *flags, struct gm_strvec **jobs,
                   size_t *njobs);
 int gm_link_flags(const struct gm_toolchain *tc, struct gm_strvec *flags); /* gpumemcc_link.c */
+
+/* ---- nvcc compatibility (gpumemcc_compat.c) ----------------------------- */
+int gm_compat_find(struct gm_toolchain *tc);
+void gm_compat_host_options(struct gm_opts *o);
+void gm_compat_warn(const struct gm_opts *o);
+void gm_nvcc_env_print(void);              /* -v: nvcc's "#$ NAME=value" lines */
+void gm_nvcc_arch_print(const struct gm_opts *o);
+int gm_nvcc_env_args(int *argc, char ***argv); /* NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS */
+void gm_compat_flags(const struct gm_opts *o, const struct gm_toolchain *tc, enum gm_lang lang,
+                     struct gm_strvec *cmd);
 
 /* ---- command building (gpumemcc_cmd.c, gpumemcc_dlink.c) ---------------- */
 void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
@@ -126,6 +142,6 @@ char *gm_capture(const char *const *argv); /* first line of stdout or NULL */
 
 /* ---- help (gpumemcc_help.c) --------------------------------------------- */
 void gm_print_help(void);
-void gm_print_version(void);
+void gm_print_version(const struct gm_toolchain *tc);
 
 #endif

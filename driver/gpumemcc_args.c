@@ -122,6 +122,7 @@ int gm_parse_args(struct gm_opts *o, int argc, char **argv)
     }
     if (o->help || o->version)
         return 0;
+    gm_compat_host_options(o);
     int rc = gm_arch_finish(o);
     return rc ? rc : check_combination(o);
 }

@@ -144,9 +144,18 @@ static int handler_list(const struct gm_opts *o, const struct gm_toolchain *tc, 
     return 0;
 }
 
+/* The -gm-* options exist only where the plugin is loaded (cc1). With
+ * -save-temps clang also runs cc1as, which gets every -mllvm and rejects them:
+ * -Xclang keeps them to the cc1 jobs. */
+static bool keep_mode;
+
 static void push_mllvm(struct gm_strvec *flags, const char *opt, const char *val)
 {
+    if (keep_mode)
+        gm_sv_push(flags, "-Xclang");
     gm_sv_push(flags, "-mllvm");
+    if (keep_mode)
+        gm_sv_push(flags, "-Xclang");
     if (val)
         gm_sv_pushf(flags, "-%s=%s", opt, val);
     else
@@ -185,6 +194,7 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc, const 
     }
     gm_sv_pushf(flags, "-fpass-plugin=%s", plugin);
     free(plugin);
+    keep_mode = o->keep;
     if (o->gm_off) {
         push_mllvm(flags, "gm-off", NULL);
     } else {

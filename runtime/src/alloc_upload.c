@@ -45,11 +45,11 @@ static uint32_t gran_shift(void)
 {
     static int s = -1;
     if (s < 0) {
-        const char *v = getenv("GPUMEM_ALLOC_GRANULARITY");
-        unsigned long g = v ? strtoul(v, NULL, 10) : 4;
-        for (s = 0; (1ul << s) < g && s < 20; s++) {}
-        if (!g || (1ul << s) != g) {
-            gm_warn("GPUMEM_ALLOC_GRANULARITY=%s is not a power of two; using 4", v);
+        uint64_t g = gm_env_u64("GPUMEM_ALLOC_GRANULARITY", 4, 1, 1u << 20);
+        for (s = 0; (1ull << s) < g && s < 20; s++) {}
+        if ((1ull << s) != g) {
+            gm_warn("GPUMEM_ALLOC_GRANULARITY=%s is not a power of two; using 4",
+                    getenv("GPUMEM_ALLOC_GRANULARITY"));
             s = 2;
         }
     }

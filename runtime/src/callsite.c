@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host call sites of CUDA API calls: capture the return address of the
- * first frame that is not libgpumem, CUDA or CUPTI (cheap: backtrace plus
- * dladdr), and resolve it at report time (dladdr; file:line through
+ * first frame that is not libgpumem, CUDA or CUPTI (the unwinder stops
+ * there; whether a return address lies in such a library is looked up
+ * with dladdr once per address and cached), and resolve it at report time (dladdr; file:line through
  * addr2line when it is installed, once per distinct address). Depends on
  * glibc and uthash only.
  */
 #include "rt.h"
 
 #include <dlfcn.h>
-#include <execinfo.h>
+#include <unwind.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +26,86 @@ static int is_tool_object(const char *path)
     return 0;
 }
 
-uintptr_t gm_callsite_capture(void)
+/* Return addresses seen, and whether each lies in a tool library: a small
+ * open-addressing cache (launch loops repeat the same few call paths). */
+#define PC_CACHE 4096u
+static struct { uintptr_t pc; int tool; } g_pcs[PC_CACHE];
+static pthread_mutex_t g_pc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int is_tool_pc(uintptr_t pc)
 {
-    void *frames[48];
-    int n = backtrace(frames, 48);
-    for (int i = 1; i < n; i++) {
-        Dl_info di;
-        if (!dladdr(frames[i], &di) || !di.dli_fname) continue;
-        if (!is_tool_object(di.dli_fname)) return (uintptr_t)frames[i];
+    uint32_t h = (uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 52) & (PC_CACHE - 1);
+    pthread_mutex_lock(&g_pc_lock);
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t k = (h + i) & (PC_CACHE - 1);
+        if (g_pcs[k].pc == pc) {
+            int t = g_pcs[k].tool;
+            pthread_mutex_unlock(&g_pc_lock);
+            return t;
+        }
     }
-    return 0;
+    pthread_mutex_unlock(&g_pc_lock);
+    Dl_info di;
+    int tool = !dladdr((void *)pc, &di) || !di.dli_fname ? -1 : is_tool_object(di.dli_fname);
+    pthread_mutex_lock(&g_pc_lock);
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t k = (h + i) & (PC_CACHE - 1);
+        if (!g_pcs[k].pc) {
+            g_pcs[k].pc = pc, g_pcs[k].tool = tool;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_pc_lock);
+    return tool;
+}
+
+struct walk { int depth; uintptr_t found, slot; };
+
+/* The CFA a context reports is that of the frame returning to its IP (as
+ * measured with libgcc): on x86-64 that return address sits just below it. */
+static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *arg)
+{
+    struct walk *w = arg;
+    uintptr_t pc = (uintptr_t)_Unwind_GetIP(ctx);
+    if (w->depth++ == 0 || !pc) return _URC_NO_REASON; /* this function */
+    if (is_tool_pc(pc) == 0) {
+        w->found = pc;
+        w->slot = (uintptr_t)_Unwind_GetCFA(ctx) - sizeof(void *);
+        return _URC_END_OF_STACK;
+    }
+    return w->depth < 48 ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+/* A launch loop repeats one call path: the same stack pointer here and the
+ * same API put the caller's return address in the same stack slot. The
+ * slot is remembered per thread and read directly; the value read must be
+ * an address outside the tool libraries, else the stack is walked. */
+#if defined(__x86_64__)
+#define SLOT_CACHE 4
+static _Thread_local struct { uintptr_t sp; const void *key; uintptr_t slot; } t_slots[SLOT_CACHE];
+static _Thread_local unsigned t_next;
+#endif
+
+uintptr_t gm_callsite_capture(const void *key)
+{
+    struct walk w = {0, 0, 0};
+#if defined(__x86_64__)
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    for (unsigned i = 0; i < SLOT_CACHE; i++) {
+        if (t_slots[i].sp != sp || t_slots[i].key != key || !t_slots[i].slot) continue;
+        uintptr_t pc = *(const uintptr_t *)t_slots[i].slot;
+        if (pc && is_tool_pc(pc) == 0) return pc;
+    }
+    _Unwind_Backtrace(visit, &w);
+    if (w.found && w.slot > sp && *(const uintptr_t *)w.slot == w.found) {
+        unsigned i = t_next++ % SLOT_CACHE;
+        t_slots[i].sp = sp, t_slots[i].key = key, t_slots[i].slot = w.slot;
+    }
+#else
+    (void)key;
+    _Unwind_Backtrace(visit, &w);
+#endif
+    return w.found;
 }
 
 /* file:line from addr2line for an offset inside `obj`; 0 on success. */

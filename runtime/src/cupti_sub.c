@@ -37,7 +37,7 @@ static void api_enter(const CUpti_CallbackData *cb)
     struct gm_tls *t = gm_tls();
     if (t->api_depth++ == 0) {
         t->outer_api = cb->functionName;
-        t->outer_site = wants_site(cb->functionName) ? gm_callsite_capture() : 0;
+        t->outer_site = wants_site(cb->functionName) ? gm_callsite_capture(cb->functionName) : 0;
         t->outer_recorded = 0;
     }
 }

@@ -2,10 +2,11 @@
 /*
  * Kernel launches (every driver launch path; runtime launches end up here
  * too). At entry: resolve the launch handle (CUfunction or CUkernel) to the
- * instrumented modules behind it, set up their counters once per context,
- * reset them on the launch stream. At exit: synchronise that stream, copy
- * the counters back, fold the replicas and accumulate per kernel and site.
- * Instrumented launches are serialised by one lock held from entry to exit.
+ * instrumented modules behind it, set up their counters once per context
+ * (zeroed), record the launch, and hand it to collect.c, which orders it
+ * after earlier flushes and times it; the host does not wait for the
+ * kernel. Launches with the allocations analysis wait for their kernel at
+ * exit and read its per-launch allocation counters (one at a time).
  * Depends on the CUDA driver API (via gm_cu) and CUPTI; never on LLVM.
  */
 #include "rt.h"
@@ -16,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "gpumem/alloctab.h"
+#include "gpumem/trace.h"
 
 struct launch_desc {
     void *fn;
@@ -152,15 +154,18 @@ static int setup_set(struct gm_modinst *m, struct gm_modinst_set *s, uint32_t re
     }
     s->replicas = (s->g->flags & GM_GLOBAL_SINGLE) ? 1 : replicas;
     size_t bytes = (size_t)s->replicas * t->hdr->nsites * s->g->slots * sizeof(uint64_t);
-    if (!(s->host = malloc(bytes)) || (r = gm_cu.cuMemAlloc(&s->dev, bytes)) != CUDA_SUCCESS ||
+    if ((r = gm_cu.cuMemAlloc(&s->dev, bytes)) != CUDA_SUCCESS ||
         (r = gm_cu.cuMemcpyHtoD(gp, &s->dev, sizeof s->dev)) != CUDA_SUCCESS) {
         gm_warn("module %016llx: cannot allocate %zu bytes of %s counters (%s); they are off",
-                (unsigned long long)t->modid, bytes, sym, s->host ? gm_cu_err(r) : "host memory");
-        free(s->host);
-        s->host = NULL;
+                (unsigned long long)t->modid, bytes, sym, gm_cu_err(r));
         s->dev = 0;
         return -1;
     }
+    /* zeroed once: from here on they are zeroed by flushes, in stream order */
+    if ((r = gm_cu.cuMemsetD8Async(s->dev, 0, bytes, NULL)) == CUDA_SUCCESS)
+        r = gm_cu.cuStreamSynchronize(NULL);
+    if (r != CUDA_SUCCESS) gm_warn("module %016llx: cannot zero %s counters (%s)",
+                                   (unsigned long long)t->modid, sym, gm_cu_err(r));
     return 0;
 }
 
@@ -169,6 +174,7 @@ static void find_alloctab(struct gm_modinst *m)
 {
     const struct gm_rt_sitetab *t = m->tab;
     for (uint32_t i = 0; i < t->hdr->nglobals; i++) {
+        if (!strcmp(gm_sitetab_str(t, t->globals[i].name_str), GM_TRACE_BUF_SYM)) m->traced = 1;
         if (strcmp(gm_sitetab_str(t, t->globals[i].name_str), GM_ALLOCTAB_SYM) != 0) continue;
         const char *sym = gm_sitetab_str(t, t->globals[i].sym_str);
         size_t sz = 0;
@@ -190,6 +196,7 @@ static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary 
         return NULL;
     }
     m->ctx = ctx, m->mod = mod, m->lib = lib, m->tab = t;
+    gm_col_modinst_init(m);
     uint32_t replicas = replicas_for_ctx();
     if (write_mask(m, replicas) != 0) replicas = 1; /* mask stays 0: replica 0 only */
     m->replicas = replicas;
@@ -200,6 +207,7 @@ static struct gm_modinst *modinst_create(CUcontext ctx, CUmodule mod, CUlibrary 
         s->g = &t->globals[i];
         if (setup_set(m, s, replicas) == 0) m->nsets++;
     }
+    gm_col_modinst_ready(m);
     gm_debug("module %016llx in context %p: %u counter sets, %u replicas",
              (unsigned long long)t->modid, (void *)ctx, m->nsets, replicas);
     return m;
@@ -335,7 +343,12 @@ static int device_known(CUdevice dev)
 /* Remember a GPU the first time a launch runs on it (queried without locks). */
 static void note_device(CUdevice dev)
 {
-    if (device_known(dev)) return;
+    static _Thread_local CUdevice last = -2; /* this thread's last device, known */
+    if (dev == last) return;
+    if (device_known(dev)) {
+        last = dev;
+        return;
+    }
     struct gm_device_info info, *d = &info;
     int l2 = 0;
     size_t mem = 0;
@@ -355,18 +368,22 @@ static void note_device(CUdevice dev)
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst)
+static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst,
+                              CUdevice *devp)
 {
     struct gm_tls *t = gm_tls();
     struct gm_tl_event e = {.kind = GM_TL_LAUNCH, .stream = (uint64_t)(uintptr_t)d->stream,
                             .callsite = t->outer_site, .kernel = fi ? fi->name : NULL};
     e.api = gm_intern(t->outer_api ? t->outer_api : "?");
     e.t_ns = gm_now_ns() - gm_st.t0_ns;
-    e.tid = (uint32_t)syscall(SYS_gettid);
+    static _Thread_local uint32_t tid;
+    if (!tid) tid = (uint32_t)syscall(SYS_gettid);
+    e.tid = tid;
     CUdevice dev = -1;
     gm_cu.cuCtxGetDevice(&dev);
     e.device = (uint16_t)dev;
     note_device(dev);
+    *devp = dev;
     pthread_mutex_lock(&gm_st.lock);
     if (!fi || fi->key.fn != &g_graph_tag) { /* graph launches are counted apart */
         gm_st.launches++;
@@ -393,19 +410,6 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     return seq;
 }
 
-static void reset_counters(const struct gm_fninfo *fi, CUstream stream)
-{
-    for (uint32_t i = 0; i < fi->nmods; i++) {
-        const struct gm_modinst *m = fi->mods[i];
-        for (uint32_t k = 0; k < m->nsets; k++) {
-            const struct gm_modinst_set *s = &m->sets[k];
-            size_t bytes = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots * 8;
-            CUresult r = gm_cu.cuMemsetD8Async(s->dev, 0, bytes, stream);
-            if (r != CUDA_SUCCESS) gm_warn("cannot reset counters (%s)", gm_cu_err(r));
-        }
-    }
-}
-
 /* A launch into a capturing stream becomes a graph node: it must not be
  * touched (a memset would be captured, a synchronise would break capture). */
 static int capturing(CUstream s)
@@ -417,46 +421,38 @@ static int capturing(CUstream s)
     return r == CUDA_SUCCESS && st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* Kernel time with CUDA events around the launch (after the counter resets). */
-static void timer_start(CUstream s)
+static int by_address(const void *a, const void *b)
 {
-    struct gm_tls *t = gm_tls();
-    t->ev[0] = t->ev[1] = NULL;
-    if (gm_cu.cuEventCreate(&t->ev[0], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
-        gm_cu.cuEventCreate(&t->ev[1], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
-        gm_cu.cuEventRecord(t->ev[0], s) != CUDA_SUCCESS) {
-        if (t->ev[0]) gm_cu.cuEventDestroy(t->ev[0]);
-        if (t->ev[1]) gm_cu.cuEventDestroy(t->ev[1]);
-        t->ev[0] = t->ev[1] = NULL;
-    }
+    uintptr_t x = (uintptr_t)*(struct gm_modinst *const *)a, y = (uintptr_t)*(struct gm_modinst *const *)b;
+    return x < y ? -1 : x > y;
 }
 
-/* After the stream was synchronised: the kernel's time in ns, or -1. */
-static int64_t timer_stop(void)
+/* This launch's own copy of its modules (a graph launch on another thread
+ * may rebuild fi->mods meanwhile), sorted: locks are taken in that order. */
+static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
 {
-    struct gm_tls *t = gm_tls();
-    float ms = -1.0f;
-    if (!t->ev[0]) return -1;
-    if (gm_cu.cuEventElapsedTime(&ms, t->ev[0], t->ev[1]) != CUDA_SUCCESS) ms = -1.0f;
-    gm_cu.cuEventDestroy(t->ev[0]);
-    gm_cu.cuEventDestroy(t->ev[1]);
-    t->ev[0] = t->ev[1] = NULL;
-    return ms < 0 ? -1 : (int64_t)((double)ms * 1e6);
-}
-
-static void add_time(const struct gm_fninfo *fi, int64_t ns)
-{
-    pthread_mutex_lock(&gm_st.lock);
-    if (gm_tls()->launch_rec < gm_st.nlaunch_recs) gm_st.launch_recs[gm_tls()->launch_rec].gpu_ns = ns;
-    for (uint32_t i = 0; ns >= 0 && i < fi->nmods; i++) {
-        struct gm_kstat *k = gm_kstat_get(fi->name, fi->mods[i]->tab);
-        if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
+    ls->nmods = 0;
+    if (fi->nmods > ls->cap) {
+        void *p = realloc(ls->mods, fi->nmods * sizeof *ls->mods);
+        if (!p) return -1;
+        ls->mods = p, ls->cap = fi->nmods;
     }
-    pthread_mutex_unlock(&gm_st.lock);
+    memcpy(ls->mods, fi->mods, fi->nmods * sizeof *ls->mods);
+    ls->nmods = fi->nmods;
+    qsort(ls->mods, ls->nmods, sizeof *ls->mods, by_address);
+    ls->name = fi->name;
+    ls->graph = fi->key.fn == &g_graph_tag;
+    ls->sync = ls->traced = 0;
+    for (uint32_t i = 0; i < ls->nmods; i++) {
+        ls->sync |= ls->mods[i]->alloctab_global != 0;
+        ls->traced |= ls->mods[i]->traced;
+    }
+    return 0;
 }
 
 static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d, int graph)
 {
+    static _Thread_local struct gm_launch_state ls;
     if (capturing(d->stream)) {
         pthread_mutex_lock(&gm_st.lock);
         if (graph) gm_st.graph_launches++;
@@ -465,97 +461,59 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
         pthread_mutex_unlock(&gm_st.lock);
         return;
     }
-    pthread_mutex_lock(&gm_st.launch_lock);
     GM_GUARD_BEGIN();
     if (graph) {
         pthread_mutex_lock(&gm_st.lock);
         gm_st.graph_launches++;
         pthread_mutex_unlock(&gm_st.lock);
     }
+    pthread_mutex_lock(&gm_st.launch_lock);
     struct gm_fninfo *fi = graph ? graph_fninfo(cb->context) : resolve(d->fn, cb->context, cb->symbolName);
-    int inst = fi && fi->nmods > 0;
-    uint64_t seq = record_launch(fi, d, inst);
+    int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
+    pthread_mutex_unlock(&gm_st.launch_lock);
+    CUdevice dev = -1;
+    ls.seq = record_launch(fi, d, inst, &dev);
+    ls.rec = gm_tls()->launch_rec;
     if (inst) {
-        CUdevice dev = -1;
-        gm_cu.cuCtxGetDevice(&dev);
-        reset_counters(fi, d->stream);
-        for (uint32_t i = 0; i < fi->nmods; i++) gm_alloctab_enter(fi->mods[i], d->stream, (int)dev);
-        timer_start(d->stream);
+        gm_col_enter(&ls, d->stream);
+        for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) gm_alloctab_enter(ls.mods[i], d->stream, (int)dev);
         struct gm_trace_launch_args ta = {
-            .func = (CUfunction)d->fn, .name = fi->name, .dyn_shared = d->shmem,
+            .func = (CUfunction)d->fn, .name = ls.name, .dyn_shared = d->shmem,
             .stream = d->stream, .modules = &gm_st.reg, .allocs = &gm_st.allocs };
         memcpy(ta.grid, d->grid, sizeof ta.grid);
         memcpy(ta.block, d->block, sizeof ta.block);
-        pthread_mutex_lock(&gm_st.lock);
-        gm_trace_launch_begin(&ta);
-        pthread_mutex_unlock(&gm_st.lock);
-    }
-    GM_GUARD_END();
-    if (inst) { /* keep launch_lock until exit */
-        gm_tls()->launch_fn = fi;
-        gm_tls()->launch_seq = seq;
-    }
-    else pthread_mutex_unlock(&gm_st.launch_lock);
-}
-
-static int all_zero(const uint64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i]) return 0;
-    return 1;
-}
-
-static void collect(const struct gm_fninfo *fi, uint64_t seq)
-{
-    int graph = fi->key.fn == &g_graph_tag; /* skip modules the graph did not use */
-    for (uint32_t i = 0; i < fi->nmods; i++) {
-        struct gm_modinst *m = fi->mods[i];
-        struct gm_kstat *k = NULL;
-        int used = !graph;
-        gm_alloctab_exit(m, seq);
-        for (uint32_t j = 0; j < m->nsets; j++) {
-            const struct gm_modinst_set *s = &m->sets[j];
-            size_t n = (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots;
-            CUresult r = gm_cu.cuMemcpyDtoH(s->host, s->dev, n * 8);
-            if (r != CUDA_SUCCESS) {
-                gm_warn("cannot read counters of %s (%s)", fi->name, gm_cu_err(r));
-                continue;
-            }
-            if (graph && all_zero(s->host, n)) continue;
-            used = 1;
+        if (ls.traced) { /* some module has a trace buffer */
             pthread_mutex_lock(&gm_st.lock);
-            if (!k) k = gm_kstat_get(fi->name, m->tab);
-            if (k) gm_kstat_add(k, s->g, s->host, s->replicas);
+            gm_trace_launch_begin(&ta);
             pthread_mutex_unlock(&gm_st.lock);
         }
-        if (!used) continue;
-        pthread_mutex_lock(&gm_st.lock);
-        if (!k) k = gm_kstat_get(fi->name, m->tab);
-        if (k) k->launches++;
-        pthread_mutex_unlock(&gm_st.lock);
     }
+    GM_GUARD_END();
+    gm_tls()->launch = inst ? &ls : NULL;
 }
 
 static void launch_exit(const CUpti_CallbackData *cb, const struct launch_desc *d)
 {
     struct gm_tls *t = gm_tls();
-    struct gm_fninfo *fi = t->launch_fn;
-    if (!fi) return;
-    t->launch_fn = NULL;
+    struct gm_launch_state *ls = t->launch;
+    if (!ls) return;
+    t->launch = NULL;
     GM_GUARD_BEGIN();
     const CUresult *ret = cb->functionReturnValue;
-    if (ret && *ret == CUDA_SUCCESS) {
-        /* the cost of exact per-launch counters: the host waits for the kernel */
-        if (t->ev[1]) gm_cu.cuEventRecord(t->ev[1], d->stream);
-        CUresult r = gm_cu.cuStreamSynchronize(d->stream);
-        if (r == CUDA_SUCCESS) add_time(fi, timer_stop());
-        if (r == CUDA_SUCCESS) collect(fi, t->launch_seq);
-        else gm_warn("kernel %s failed (%s); its counters are not read", fi->name, gm_cu_err(r));
+    int ok = ret && *ret == CUDA_SUCCESS;
+    gm_col_end(ls, d->stream, ok);
+    if (ls->sync) { /* per-launch allocation counters: wait for the kernel */
+        CUresult r = ok ? gm_cu.cuStreamSynchronize(d->stream) : CUDA_SUCCESS;
+        for (uint32_t i = 0; i < ls->nmods; i++) {
+            if (ok && r == CUDA_SUCCESS) gm_alloctab_exit(ls->mods[i], ls->seq);
+            else ls->mods[i]->up.active = 0;
+        }
+        if (r != CUDA_SUCCESS) gm_warn("kernel %s failed (%s); its counters are not read",
+                                       ls->name, gm_cu_err(r));
     }
-    if (t->ev[0]) timer_stop(); /* launch failed: free the events */
-    gm_trace_launch_end();
+    if (ls->traced) gm_trace_launch_end();
+    gm_col_release(ls);
     GM_GUARD_END();
-    pthread_mutex_unlock(&gm_st.launch_lock);
 }
 
 void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -568,6 +526,9 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 void gm_on_context_destroy(CUcontext ctx)
 {
+    /* what its launches counted, while it still exists (bounded waits: the
+     * driver is inside the destruction) */
+    gm_col_drain(ctx, 1);
     /* the context frees its memory; forget what pointed into it */
     pthread_mutex_lock(&gm_st.launch_lock);
     struct gm_fninfo *fi, *tmp;
@@ -584,11 +545,16 @@ void gm_on_context_destroy(CUcontext ctx)
             continue;
         }
         *pm = m->next;
-        for (uint32_t i = 0; i < m->nsets; i++) free(m->sets[i].host);
+        pthread_rwlock_wrlock(&m->rw); /* no launch of it in progress */
+        pthread_rwlock_unlock(&m->rw);
+        gm_col_modinst_free(m);
         free(m->sets);
         free(m->up.ids), free(m->up.sizes), free(m->up.ranges);
         free(m);
     }
+    pthread_mutex_lock(&gm_st.sync_lock);
     gm_alloctab_forget_ctx(ctx);
+    pthread_mutex_unlock(&gm_st.sync_lock);
+    gm_col_forget_ctx(ctx);
     pthread_mutex_unlock(&gm_st.launch_lock);
 }

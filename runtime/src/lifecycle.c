@@ -82,6 +82,7 @@ static void write_report(int end_kind, int status, int in_signal)
 void gm_report_all(int end_kind, int status, int in_signal)
 {
     if (!gm_st.active || atomic_exchange(&g_reported, 1)) return;
+    gm_col_drain(NULL, in_signal); /* counters and kernel times still in flight */
     if (!in_signal) gm_trace_shutdown();   /* online simulation report, trace file */
     write_report(end_kind, status, in_signal);
     gm_st.active = 0;
@@ -89,7 +90,9 @@ void gm_report_all(int end_kind, int status, int in_signal)
 
 GM_HIDDEN void gm_report_flush_now(void)
 {
-    if (gm_st.active && !atomic_load(&g_reported)) write_report(GM_RT_END_NORMAL, 0, 0);
+    if (!gm_st.active || atomic_load(&g_reported)) return;
+    gm_col_drain(NULL, 0);
+    write_report(GM_RT_END_NORMAL, 0, 0);
 }
 
 static void on_fatal(int sig)
@@ -136,6 +139,7 @@ static int injected_tool(void)
 __attribute__((constructor)) static void gm_start(void)
 {
     if (env_on("GPUMEM_DISABLE")) return;
+    gm_env_check();
     gm_state_init();
     if (injected_tool()) return;
     char err[512];

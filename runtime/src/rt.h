@@ -27,7 +27,9 @@
     X(cuLibraryGetGlobal) X(cuModuleGetGlobal) X(cuMemAlloc) X(cuMemFree)      \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8Async) X(cuStreamSynchronize)  \
     X(cuGetErrorString) X(cuStreamIsCapturing) X(cuEventCreate) X(cuEventRecord)  \
-    X(cuEventElapsedTime) X(cuEventDestroy)
+    X(cuEventElapsedTime) X(cuEventDestroy) X(cuEventQuery) X(cuEventSynchronize)  \
+    X(cuStreamWaitEvent) X(cuMemcpyDtoHAsync) X(cuMemAllocHost) X(cuMemFreeHost)  \
+    X(cuCtxPushCurrent) X(cuCtxPopCurrent)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe)
@@ -53,10 +55,8 @@ struct gm_tls {
     const char *outer_api;  /* outermost API's name (e.g. cudaMalloc) */
     uintptr_t outer_site;   /* host return address of the outermost API call */
     int outer_recorded;     /* a memory event was recorded inside the outer call */
-    struct gm_fninfo *launch_fn; /* instrumented launch in flight (launch_lock held) */
-    uint64_t launch_seq;    /* its timeline event */
-    size_t launch_rec;      /* its index in gm_st.launch_recs */
-    CUevent ev[2];          /* kernel time: recorded before and after it */
+    size_t launch_rec;      /* index in gm_st.launch_recs of the launch being recorded */
+    struct gm_launch_state *launch; /* instrumented launch between entry and exit */
 };
 GM_HIDDEN struct gm_tls *gm_tls(void);
 #define GM_GUARD_BEGIN() (gm_tls()->in_runtime++)
@@ -70,7 +70,6 @@ struct gm_modinst_set {
     const struct gm_sitetab_global *g;
     CUdeviceptr dev;        /* replicas * nsites * slots uint64_t */
     uint32_t replicas;
-    uint64_t *host;         /* staging buffer, same size */
 };
 /* Allocation table of one launch (alloc_upload.c). */
 struct gm_alloc_range;
@@ -82,10 +81,35 @@ struct gm_alloc_upload {
     CUdeviceptr ranges_dev, ctr_dev;
     size_t ranges_cap, ctr_cap;
 };
+struct gm_ev;               /* a pooled CUDA event (collect.c) */
+struct gm_pin;              /* a pinned staging block (collect.c) */
+/* A stream that ran launches of a module since its last flush (collect.c). */
+struct gm_mstream {
+    CUstream s;
+    uint32_t tid;           /* for CU_STREAM_PER_THREAD: whose stream */
+    struct gm_ev *last;     /* end of its latest launch of the module, or NULL */
+    uint64_t gen;           /* flushes this stream is ordered after */
+};
+/* Counters of a module accumulate on the device for one owner (a kernel
+ * name, or the graph pseudo-kernel) and are flushed -- copied to pinned
+ * memory and zeroed, in stream order -- when another kernel of the module
+ * launches, and at the end. Launches of the owner hold `rw` shared from
+ * entry to exit, a flush holds it exclusively. */
 struct gm_modinst {
     CUcontext ctx;
+    pthread_rwlock_t rw;
+    pthread_mutex_t mu;     /* guards streams, owned */
+    const char *owner;      /* interned kernel name, or NULL */
+    int owner_graph;        /* the owner is the [CUDA graph] pseudo-kernel */
+    uint64_t owned;         /* owner's launches since the last flush */
+    struct gm_mstream *streams;
+    uint32_t nstreams, capstreams;
+    struct gm_ev *flush_ev; /* end of the last flush */
+    uint64_t flush_gen;     /* flushes so far */
+    struct gm_pin *pins;    /* free staging blocks */
     uint32_t replicas;
     CUdeviceptr alloctab_global; /* gm_alloctab__allocations__<modid>, or 0 */
+    int traced;             /* has a gm_trace_buf global (tracing) */
     struct gm_alloc_upload up;
     CUmodule mod;           /* where its globals are found: a module ... */
     CUlibrary lib;          /* ... or a library (CUDA 12+ runtime) */
@@ -132,7 +156,8 @@ struct gm_device_info {
 
 struct gm_state {
     pthread_mutex_t lock;   /* guards everything below */
-    pthread_mutex_t launch_lock; /* held from entry to exit of an instrumented launch */
+    pthread_mutex_t launch_lock; /* guards fns and mods (resolving a launch) */
+    pthread_mutex_t sync_lock; /* held from entry to exit of a launch with the allocations analysis */
     int active;             /* subscribed to CUPTI */
     int reported;
     struct gm_modreg reg;
@@ -162,9 +187,16 @@ GM_HIDDEN void gm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 GM_HIDDEN void gm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 GM_HIDDEN extern int gm_verbose;
 
+/* ---- environment (env.c) ---------------------------------------------- */
+/* One line per GPUMEM_* / GPU_MEM_* variable the runtime does not know. */
+GM_HIDDEN void gm_env_check(void);
+/* name's value: digits only, in [min, max]; else one line and def. */
+GM_HIDDEN uint64_t gm_env_u64(const char *name, uint64_t def, uint64_t min, uint64_t max);
+
 /* ---- host call sites (callsite.c) ------------------------------------- */
-/* Return address of the first frame outside libgpumem/CUDA/CUPTI. */
-GM_HIDDEN uintptr_t gm_callsite_capture(void);
+/* Return address of the first frame outside libgpumem/CUDA/CUPTI; key
+ * names the call path (the API), for a per-thread cache of stack slots. */
+GM_HIDDEN uintptr_t gm_callsite_capture(const void *key);
 /* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
 struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
 GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
@@ -178,6 +210,39 @@ GM_HIDDEN void gm_on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData 
 GM_HIDDEN void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN int gm_is_launch_cbid(CUpti_CallbackId cbid);
 GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+
+/* ---- asynchronous collection (collect.c) ------------------------------ */
+
+/* One instrumented launch between its entry and exit callbacks. */
+struct gm_launch_state {
+    const char *name;       /* interned kernel name */
+    int graph;              /* the [CUDA graph] pseudo-kernel */
+    int sync;               /* waits for the kernel at exit (allocations analysis) */
+    int traced;             /* a module has a trace buffer (trace_session.h) */
+    struct gm_modinst **mods; /* its modules, sorted by address, locked */
+    uint32_t nmods, cap;
+    size_t rec;             /* index in gm_st.launch_recs, or SIZE_MAX */
+    uint64_t seq;           /* timeline event */
+    struct gm_ev *ev0;      /* recorded before the kernel */
+};
+/* Take the modules' locks, flush counters owned by another kernel, order
+ * the stream after earlier flushes, record the start event. */
+GM_HIDDEN void gm_col_enter(struct gm_launch_state *ls, CUstream s);
+/* After the launch call: ok if the kernel was enqueued. Records the end
+ * event and queues the kernel time for the collector. */
+GM_HIDDEN void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok);
+/* Releases what gm_col_enter took (after any waiting a sync launch does). */
+GM_HIDDEN void gm_col_release(struct gm_launch_state *ls);
+/* Collect everything in flight (ctx NULL: every context) and wait for it.
+ * bounded (signal handler, context destruction): never wait for a lock
+ * for long. */
+GM_HIDDEN void gm_col_drain(CUcontext ctx, int in_signal);
+GM_HIDDEN void gm_col_modinst_init(struct gm_modinst *m);
+/* After its counter sets exist: one pinned staging block ready. */
+GM_HIDDEN void gm_col_modinst_ready(struct gm_modinst *m);
+GM_HIDDEN void gm_col_modinst_free(struct gm_modinst *m);
+/* Drop pooled events of a context being destroyed. */
+GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);
 
 /* ---- allocations analysis (alloc_upload.c) --------------------------- */
 struct gm_astat_launch {

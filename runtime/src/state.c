@@ -15,6 +15,7 @@
 GM_HIDDEN struct gm_state gm_st = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .launch_lock = PTHREAD_MUTEX_INITIALIZER,
+    .sync_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 GM_HIDDEN int gm_verbose;
 
@@ -40,8 +41,7 @@ void gm_state_init(void)
     gm_st.t0_ns = gm_now_ns();
     gm_alloc_init(&gm_st.allocs);
     gm_timeline_init(&gm_st.tl);
-    const char *lim = getenv("GPUMEM_MAX_EVENTS");
-    gm_st.tl.limit = lim && *lim ? (size_t)strtoull(lim, NULL, 10) : 1000000;
+    gm_st.tl.limit = (size_t)gm_env_u64("GPUMEM_MAX_EVENTS", 1000000, 0, SIZE_MAX);
     const char *v = getenv("GPUMEM_VERBOSE");
     gm_verbose = v && *v && strcmp(v, "0") != 0;
 }

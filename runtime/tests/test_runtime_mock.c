@@ -7,8 +7,9 @@
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
  * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
- * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|threads
+ * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|streams[-exit|-crash]
  */
+#define _POSIX_C_SOURCE 200809L
 #include <cuda.h>
 #include <cupti.h>
 #include <pthread.h>
@@ -17,12 +18,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gpumem/alloctab.h"
 #include "gpumem/runtime.h"
 
 void mock_cuda_define_global(const char *name, size_t size);
 void *mock_cuda_global(const char *name);
 long mock_cuda_live_buffers(void);
+void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg);
+void mock_cuda_hold(int on);
+void mock_cuda_sync_all(void);
+long mock_cuda_pending(void);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
 
 #define MODID "0123456789abcdef"
@@ -70,6 +76,34 @@ static void kernel_allocations(void)
     }
 }
 
+/* The kernel, run in stream order (MOCK_ASYNC: when something waits for
+ * it): one count per warp at sites 0,1,2 and 4, on "SM" w % 132, through
+ * the counter pointer as it is when the kernel runs. */
+static unsigned g_warps = WARPS; /* of the next launch */
+
+static void kernel(void *arg)
+{
+    unsigned warps = (unsigned)(uintptr_t)arg;
+    unsigned long long *c = *(unsigned long long **)mock_cuda_global("gm_counters__memops__" MODID);
+    uint32_t mask = *(uint32_t *)mock_cuda_global("__gm_replica_mask__" MODID);
+    for (unsigned w = 0; c && w < warps; w++)
+        for (unsigned s = 0; s < NSITES; s++)
+            if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
+    kernel_allocations();
+}
+
+static CUstream launch_stream(CUpti_CallbackId id, const void *params)
+{
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) return ((const cuLaunchKernel_params *)params)->hStream;
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+        CUstream s = ((const cuLaunchKernel_params *)params)->hStream;
+        return s ? s : CU_STREAM_PER_THREAD;
+    }
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx)
+        return ((const cuLaunchKernelEx_params *)params)->config->hStream;
+    return ((const cuGraphLaunch_params *)params)->hStream;
+}
+
 static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name, void *params,
                 const char *sym)
 {
@@ -79,15 +113,8 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
     cb.callbackSite = CUPTI_API_ENTER;
     mock_cupti_fire(dom, id, &cb);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
-        id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch) {
-        /* the kernel: one count per warp at sites 0,1,2 and 4, on "SM" w % 132 */
-        unsigned long long *c = *(unsigned long long **)mock_cuda_global("gm_counters__memops__" MODID);
-        uint32_t mask = *(uint32_t *)mock_cuda_global("__gm_replica_mask__" MODID);
-        for (unsigned w = 0; c && w < WARPS; w++)
-            for (unsigned s = 0; s < NSITES; s++)
-                if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
-        kernel_allocations();
-    }
+        id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
+        mock_cuda_launch(launch_stream(id, params), kernel, (void *)(uintptr_t)g_warps);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(dom, id, &cb);
 }
@@ -240,6 +267,104 @@ static void threads(void)
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
 }
 
+/* Two kernels of one module on several streams and host threads, kernels
+ * left in flight at the end (run with MOCK_ASYNC=1: the mock runs stream
+ * work only when something waits, streams in an adversarial order). vecadd
+ * counts 1000 warps per launch, "other" 300: each kernel's totals must be
+ * exact although they share the module's counters. */
+static void launch_on(CUstream s, const char *sym, unsigned warps)
+{
+    cuLaunchKernel_params lk = {.f = (CUfunction)(uintptr_t)(sym[3] == 'v' ? 0x5000 : 0x6000),
+                                .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 32,
+                                .blockDimY = 1, .blockDimZ = 1, .hStream = s};
+    g_warps = warps;
+    DRV(cuLaunchKernel, &lk, sym);
+}
+
+#define VECADD "_Z6vecaddPKfS0_Pfi"
+#define OTHER "_Z5otherv"
+
+static void *ptsz_main(void *arg)
+{
+    (void)arg;
+    for (int k = 0; k < 5; k++) {
+        cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                    .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+        api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+            "cuLaunchKernel_ptsz", &lk, VECADD);
+    }
+    return NULL;
+}
+
+static void streams(void)
+{
+    CUstream s1 = (CUstream)0x101, s2 = (CUstream)0x102, s3 = (CUstream)0x103;
+    mock_cuda_sync_all();
+    mock_cuda_hold(1);
+    for (int k = 0; k < 3; k++) launch_on(s1, VECADD, 1000);
+    launch_on(s2, VECADD, 1000);
+    launch_on(s3, OTHER, 300);      /* flush: waits for s1 and s2 */
+    launch_on(s3, OTHER, 300);
+    launch_on(s1, OTHER, 300);      /* ordered after the flush on s3 */
+    launch_on(s2, VECADD, 1000);    /* flush on s2 */
+    launch_on(NULL, VECADD, 1000);
+    printf("test: host went on with %ld stream operations queued\n", mock_cuda_pending());
+    pthread_t t[2];
+    for (uintptr_t i = 0; i < 2; i++) pthread_create(&t[i], NULL, ptsz_main, (void *)i);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    launch_on(s3, OTHER, 300);
+    printf("test: %ld stream operations in flight at the end\n", mock_cuda_pending());
+    mock_cuda_hold(0);
+}
+
+/* Host cost of the runtime per launch (mock driver calls cost ~nothing):
+ * 20,000 launches of one kernel on one stream through the runtime API's
+ * and the driver API's callbacks, as cudaLaunchKernel delivers them. */
+static void bench(void)
+{
+    struct timespec t0, t1;
+    enum { LAUNCHES = 20000 };
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 64, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1, .hStream = (CUstream)0x101};
+    g_warps = 1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < LAUNCHES; i++) {
+        int ret = 0;
+        CUpti_CallbackData rt = {.functionName = "cudaLaunchKernel", .functionReturnValue = &ret, .context = CTX};
+        rt.callbackSite = CUPTI_API_ENTER;
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &rt);
+        DRV(cuLaunchKernel, &lk, VECADD);
+        rt.callbackSite = CUPTI_API_EXIT;
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &rt);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / LAUNCHES;
+    fprintf(stderr, "test: runtime host cost %.0f ns per launch (%d launches)\n", ns, LAUNCHES);
+}
+
+/* Launches from two lines of one function (same stack depth, same API):
+ * each timeline event must name its own line (the runtime caches where
+ * the caller's return address lies on the stack, never the address). */
+#define FIRE_LAUNCH(cb) do { \
+        (cb).callbackSite = CUPTI_API_ENTER; \
+        mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &(cb)); \
+        (cb).callbackSite = CUPTI_API_EXIT; \
+        mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &(cb)); \
+    } while (0)
+
+static void sites(void)
+{
+    int ret = 0;
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    CUpti_CallbackData cb = {.functionName = "cuLaunchKernel", .functionParams = &lk,
+                             .functionReturnValue = &ret, .symbolName = VECADD, .context = CTX};
+    for (int i = 0; i < 3; i++) {
+        FIRE_LAUNCH(cb); /* site A */
+        FIRE_LAUNCH(cb); /* site B */
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv\n"); return 2; }
@@ -250,10 +375,18 @@ int main(int argc, char **argv)
     frees();
     error_path();
     if (!strcmp(argv[2], "threads")) threads();
+    if (!strncmp(argv[2], "streams", 7)) streams();
+    if (!strcmp(argv[2], "streams-destroy")) { /* cudaDeviceReset with kernels in flight */
+        CUpti_ResourceData rd = {.context = CTX};
+        mock_cupti_fire(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+        printf("test: context destroyed, %ld stream operations left\n", mock_cuda_pending());
+    }
+    if (!strcmp(argv[2], "bench")) bench();
+    if (!strcmp(argv[2], "sites")) sites();
     printf("test: done\n");
     fflush(stdout);
-    if (!strcmp(argv[2], "exit")) exit(3);
-    if (!strcmp(argv[2], "crash")) raise(SIGSEGV);
+    if (!strcmp(argv[2], "exit") || !strcmp(argv[2], "streams-exit")) exit(3);
+    if (!strcmp(argv[2], "crash") || !strcmp(argv[2], "streams-crash")) raise(SIGSEGV);
     if (!strcmp(argv[2], "abort")) abort();
     return 0;
 }

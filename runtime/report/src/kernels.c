@@ -3,6 +3,7 @@
  * Report model: kernels, their summed per-site counters, and launches.
  * Depends on libc only.
  */
+#include "sat.h"
 #include "gm_report.h"
 #include "grow.h"
 
@@ -73,7 +74,7 @@ int gm_report_add_kernel_counters(struct gm_report_kernel *k, const char *set,
         return -1;
     size_t n = (size_t)nsites * nslots;
     for (size_t i = 0; i < n; i++)
-        c->v[i] += v[i];
+        c->v[i] = gm_sat_add(c->v[i], v[i]);
     return 0;
 }
 
@@ -86,7 +87,7 @@ int gm_report_add_kernel_site_counters(struct gm_report_kernel *k, const char *s
         return -1;
     uint64_t *row = c->v + (size_t)site * nslots;
     for (uint32_t i = 0; i < n; i++)
-        row[i] += v[i];
+        row[i] = gm_sat_add(row[i], v[i]);
     return 0;
 }
 
@@ -108,7 +109,7 @@ int gm_report_fold_kernel_counters(struct gm_report *r, struct gm_report_kernel 
         int mask = gm_report_slot_is_or(def, s);
         for (uint32_t i = 0; i < nsites; i++) {
             size_t x = (size_t)i * nslots + s;
-            c->v[x] = mask ? (c->v[x] | v[x]) : c->v[x] + v[x];
+            c->v[x] = mask ? (c->v[x] | v[x]) : gm_sat_add(c->v[x], v[x]);
         }
     }
     return 0;

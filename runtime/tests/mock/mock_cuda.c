@@ -2,11 +2,18 @@
 /*
  * Test double of the CUDA driver (built as libcuda.so.1) for running
  * libgpumem's CUPTI logic on a machine without a GPU: "device memory" is
- * host memory, module globals are named host buffers the test defines,
- * stream operations complete at once. Only the entry points libgpumem
- * uses exist. Used only by runtime/tests; depends on cuda.h for types.
+ * host memory, module globals are named host buffers the test defines.
+ * Stream operations complete at once, or with MOCK_ASYNC=1 they queue per
+ * stream (kernels the test enqueues with mock_cuda_launch too) and run only
+ * when something waits for them (stream/event/context synchronisation),
+ * streams taken in an adversarial order (the newest runnable stream first),
+ * honouring cuStreamWaitEvent: what the runtime does not order explicitly
+ * may run in any order, as on a GPU. Only the entry points libgpumem uses
+ * exist. Used only by runtime/tests; depends on cuda.h for types.
  */
 #include <cuda.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,16 +96,189 @@ MOCK_API CUresult cuMemAlloc(CUdeviceptr *p, size_t n)
     return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 MOCK_API CUresult cuMemFree(CUdeviceptr p) { g_live -= p != 0; free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
-MOCK_API CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
-MOCK_API CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
-MOCK_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+/* ---- streams and events ------------------------------------------------ */
+
+struct mock_event { unsigned long recorded, done; };
+enum { OP_FN = 1, OP_COPY, OP_SET, OP_RECORD, OP_WAIT };
+struct op {
+    int kind;
+    void (*fn)(void *);
+    void *arg, *dst;
+    const void *src;
+    size_t n;
+    unsigned char v;
+    struct mock_event *ev;
+    unsigned long gen;
+    struct op *next;
+};
+struct queue { CUstream s; struct op *head, **tail; };
+static struct queue g_q[64];
+static int g_nq;
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static long g_executed; /* operations run so far */
+
+static int async_mode(void) { return getenv("MOCK_ASYNC") != NULL; }
+
+static struct queue *queue_of(CUstream s)
 {
-    (void)s;
-    memset((void *)(uintptr_t)d, v, n);
+    for (int i = 0; i < g_nq; i++)
+        if (g_q[i].s == s) return &g_q[i];
+    if (g_nq == 64) { fprintf(stderr, "mock: too many streams\n"); abort(); }
+    struct queue *q = &g_q[g_nq++];
+    q->s = s, q->head = NULL, q->tail = &q->head;
+    return q;
+}
+
+static void execute(struct op *o)
+{
+    switch (o->kind) {
+    case OP_FN: o->fn(o->arg); break;
+    case OP_COPY: memcpy(o->dst, o->src, o->n); break;
+    case OP_SET: memset(o->dst, o->v, o->n); break;
+    case OP_RECORD: if (o->gen > o->ev->done) o->ev->done = o->gen; break;
+    default: break;
+    }
+    g_executed++;
+}
+
+static int runnable(const struct op *o) { return o->kind != OP_WAIT || o->ev->done >= o->gen; }
+
+/* Runs one operation at the head of the newest stream that can run; 0 if none can. */
+static int step(void)
+{
+    for (int i = g_nq; i-- > 0;) {
+        struct op *o = g_q[i].head;
+        if (!o || !runnable(o)) continue;
+        g_q[i].head = o->next;
+        if (!g_q[i].head) g_q[i].tail = &g_q[i].head;
+        execute(o);
+        free(o);
+        return 1;
+    }
+    return 0;
+}
+
+static int queue_empty(const void *q) { return ((const struct queue *)q)->head == NULL; }
+static int event_done(const void *e) { const struct mock_event *v = e; return v->done >= v->recorded; }
+static int all_empty(const void *unused)
+{
+    (void)unused;
+    for (int i = 0; i < g_nq; i++) if (g_q[i].head) return 0;
+    return 1;
+}
+
+/* mock_cuda_hold(1): only the calling thread may run stream work until
+ * mock_cuda_hold(0); other threads' waits block (a test counts what is
+ * queued while the runtime's collector thread cannot make progress). */
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
+static int g_hold;
+static pthread_t g_holder;
+MOCK_API void mock_cuda_hold(int on)
+{
+    pthread_mutex_lock(&g_mu);
+    g_hold = on;
+    g_holder = pthread_self();
+    pthread_cond_broadcast(&g_cv);
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* Runs operations until cond holds; a wait that can never end is a test failure. */
+static void run_until(int (*cond)(const void *), const void *arg)
+{
+    while (g_hold && !pthread_equal(g_holder, pthread_self())) pthread_cond_wait(&g_cv, &g_mu);
+    while (!cond(arg))
+        if (!step()) { fprintf(stderr, "mock: deadlock: waiting for work that can never run\n"); abort(); }
+}
+
+static void enqueue(CUstream s, struct op o)
+{
+    if (!async_mode()) {
+        if (o.kind == OP_RECORD) o.ev->done = o.gen;
+        if (o.kind != OP_WAIT) execute(&o);
+        return;
+    }
+    struct op *p = malloc(sizeof *p);
+    *p = o;
+    p->next = NULL;
+    struct queue *q = queue_of(s);
+    *q->tail = p;
+    q->tail = &p->next;
+}
+
+/* A "kernel": fn(arg) runs on stream s in stream order. */
+MOCK_API void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg)
+{
+    pthread_mutex_lock(&g_mu);
+    enqueue(s, (struct op){.kind = OP_FN, .fn = fn, .arg = arg});
+    pthread_mutex_unlock(&g_mu);
+}
+/* cuCtxSynchronize as the program calls it (cudaDeviceSynchronize). */
+MOCK_API void mock_cuda_sync_all(void)
+{
+    pthread_mutex_lock(&g_mu);
+    run_until(all_empty, NULL);
+    pthread_mutex_unlock(&g_mu);
+}
+MOCK_API long mock_cuda_pending(void)
+{
+    long n = 0;
+    pthread_mutex_lock(&g_mu);
+    for (int i = 0; i < g_nq; i++) for (struct op *o = g_q[i].head; o; o = o->next) n++;
+    pthread_mutex_unlock(&g_mu);
+    return n;
+}
+
+static CUresult sticky(void) { return getenv("MOCK_SYNC_FAIL") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
+
+MOCK_API CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
+/* synchronous copies see every earlier operation done (as with the legacy stream) */
+MOCK_API CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n)
+{
+    mock_cuda_sync_all();
+    memcpy(d, (void *)(uintptr_t)s, n);
     return CUDA_SUCCESS;
 }
+MOCK_API CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st)
+{
+    pthread_mutex_lock(&g_mu);
+    enqueue(st, (struct op){.kind = OP_COPY, .dst = d, .src = (const void *)(uintptr_t)s, .n = n});
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+    pthread_mutex_lock(&g_mu);
+    enqueue(s, (struct op){.kind = OP_SET, .dst = (void *)(uintptr_t)d, .v = v, .n = n});
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
+static long g_host_live; /* pinned blocks */
+MOCK_API long mock_cuda_pinned_blocks(void) { return g_host_live; }
+MOCK_API CUresult cuMemAllocHost(void **p, size_t n)
+{
+    if (getenv("MOCK_NO_PINNED")) return CUDA_ERROR_OUT_OF_MEMORY;
+    *p = calloc(1, n ? n : 1);
+    g_host_live++;
+    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+MOCK_API CUresult cuMemFreeHost(void *p) { g_host_live--; free(p); return CUDA_SUCCESS; }
 /* MOCK_SYNC_FAIL set: every kernel "faults" (the sticky error of a bad access) */
-MOCK_API CUresult cuStreamSynchronize(CUstream s) { (void)s; return getenv("MOCK_SYNC_FAIL") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
+MOCK_API CUresult cuStreamSynchronize(CUstream s)
+{
+    pthread_mutex_lock(&g_mu);
+    if (async_mode()) run_until(queue_empty, queue_of(s));
+    pthread_mutex_unlock(&g_mu);
+    return sticky();
+}
+MOCK_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f)
+{
+    (void)f;
+    struct mock_event *v = (struct mock_event *)e;
+    pthread_mutex_lock(&g_mu);
+    enqueue(s, (struct op){.kind = OP_WAIT, .ev = v, .gen = v->recorded});
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
 MOCK_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
 {
     *st = (uintptr_t)s == 0xcafe ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
@@ -106,7 +286,44 @@ MOCK_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
 }
 MOCK_API CUresult cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "mock error"; return CUDA_SUCCESS; }
 /* events: the mock's "kernel" takes 1.5 ms */
-MOCK_API CUresult cuEventCreate(CUevent *e, unsigned int f) { (void)f; *e = (CUevent)calloc(1, 8); return CUDA_SUCCESS; }
-MOCK_API CUresult cuEventRecord(CUevent e, CUstream s) { (void)e, (void)s; return CUDA_SUCCESS; }
-MOCK_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { (void)a, (void)b; *ms = 1.5f; return CUDA_SUCCESS; }
-MOCK_API CUresult cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
+static long g_events; /* created and not destroyed */
+MOCK_API long mock_cuda_events(void) { return g_events; }
+MOCK_API CUresult cuEventCreate(CUevent *e, unsigned int f)
+{
+    (void)f;
+    *e = (CUevent)calloc(1, sizeof(struct mock_event));
+    g_events++;
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuEventRecord(CUevent e, CUstream s)
+{
+    struct mock_event *v = (struct mock_event *)e;
+    pthread_mutex_lock(&g_mu);
+    v->recorded++;
+    enqueue(s, (struct op){.kind = OP_RECORD, .ev = v, .gen = v->recorded});
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuEventQuery(CUevent e)
+{
+    pthread_mutex_lock(&g_mu);
+    int done = event_done(e);
+    pthread_mutex_unlock(&g_mu);
+    return !done ? CUDA_ERROR_NOT_READY : sticky();
+}
+MOCK_API CUresult cuEventSynchronize(CUevent e)
+{
+    pthread_mutex_lock(&g_mu);
+    run_until(event_done, e);
+    pthread_mutex_unlock(&g_mu);
+    return sticky();
+}
+MOCK_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+    if (!event_done(a) || !event_done(b)) return CUDA_ERROR_NOT_READY;
+    *ms = 1.5f;
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuEventDestroy(CUevent e) { g_events--; free(e); return CUDA_SUCCESS; }
+MOCK_API CUresult cuCtxPushCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+MOCK_API CUresult cuCtxPopCurrent(CUcontext *c) { *c = (CUcontext)0x10; return CUDA_SUCCESS; }

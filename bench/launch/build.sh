@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Builds the launch benchmark twice with gpumemcc: launch.inst (default
+# analyses) and launch.off (--gm-off), into BUILD_DIR/tests/gpu/bench-launch
+# (packed by tests/gpu/pack.sh with the rest of BUILD_DIR/tests/gpu).
+# Usage: bench/launch/build.sh [BUILD_DIR (default build)]
+# Depends on: a built gpumemcc in BUILD_DIR/bin.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+B=$(cd "${1:-$root/build}" && pwd)
+out="$B/tests/gpu/bench-launch"
+mkdir -p "$out"
+cc="$B/bin/gpumemcc"
+"$cc" -arch=sm_90 -O3 "$root/bench/launch/launch.cu" -o "$out/launch.inst" -lpthread
+"$cc" -arch=sm_90 -O3 --gm-off "$root/bench/launch/launch.cu" -o "$out/launch.off" -lpthread
+echo "launch: built $out/launch.inst $out/launch.off"

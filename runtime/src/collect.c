@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Asynchronous collection: the host never waits for an instrumented kernel.
+ * A module's counters accumulate on the device for one owner (the kernel
+ * that launched last); launches of the owner only record two pooled CUDA
+ * events (kernel time) on their stream. When another kernel of the module
+ * launches, the counters are flushed in stream order on its stream: wait
+ * for the events of every other stream's latest launch, copy to pinned
+ * memory, zero, record an event; later launches on other streams wait for
+ * that event once. A collector thread waits for the events off the launch
+ * path and folds kernel times and flushed counters into the per-kernel
+ * totals. At the end (exit, fatal signal, context destruction, an explicit
+ * report flush) every module is flushed and everything waited for.
+ * Per-kernel totals stay exact: a flush separates owners; graph launches
+ * own all modules of their context as "[CUDA graph]".
+ * Depends on the CUDA driver API (gm_cu) and the runtime state; no LLVM.
+ */
+#include "rt.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- pooled events -------------------------------------------------------- */
+
+struct gm_ev {
+    CUevent ev;
+    CUcontext ctx;
+    int refs;
+    struct gm_ev *next;     /* in the free list */
+};
+static pthread_mutex_t g_evlock = PTHREAD_MUTEX_INITIALIZER;
+static struct gm_ev *g_evfree;
+
+/* An event of ctx (current) with one reference, or NULL. */
+static struct gm_ev *ev_get(CUcontext ctx)
+{
+    struct gm_ev *e = NULL, **p;
+    pthread_mutex_lock(&g_evlock);
+    for (p = &g_evfree; *p; p = &(*p)->next)
+        if ((*p)->ctx == ctx) {
+            e = *p;
+            *p = e->next;
+            break;
+        }
+    pthread_mutex_unlock(&g_evlock);
+    if (!e) {
+        if (!(e = calloc(1, sizeof *e))) return NULL;
+        e->ctx = ctx;
+        if (gm_cu.cuEventCreate(&e->ev, CU_EVENT_BLOCKING_SYNC) != CUDA_SUCCESS) {
+            free(e);
+            return NULL;
+        }
+    }
+    e->refs = 1;
+    e->next = NULL;
+    return e;
+}
+
+static struct gm_ev *ev_ref(struct gm_ev *e)
+{
+    pthread_mutex_lock(&g_evlock);
+    e->refs++;
+    pthread_mutex_unlock(&g_evlock);
+    return e;
+}
+
+static void ev_put(struct gm_ev *e)
+{
+    if (!e) return;
+    pthread_mutex_lock(&g_evlock);
+    if (--e->refs == 0) {
+        e->next = g_evfree;
+        g_evfree = e;
+    }
+    pthread_mutex_unlock(&g_evlock);
+}
+
+/* Records a fresh event on s; NULL if that failed. */
+static struct gm_ev *ev_record(CUcontext ctx, CUstream s)
+{
+    struct gm_ev *e = ev_get(ctx);
+    if (e && gm_cu.cuEventRecord(e->ev, s) != CUDA_SUCCESS) {
+        ev_put(e);
+        e = NULL;
+    }
+    return e;
+}
+
+void gm_col_forget_ctx(CUcontext ctx)
+{
+    pthread_mutex_lock(&g_evlock);
+    for (struct gm_ev **p = &g_evfree; *p;) {
+        struct gm_ev *e = *p;
+        if (e->ctx != ctx) {
+            p = &e->next;
+            continue;
+        }
+        *p = e->next;
+        gm_cu.cuEventDestroy(e->ev);
+        free(e);
+    }
+    pthread_mutex_unlock(&g_evlock);
+}
+
+/* ---- pinned staging blocks, one per flush in flight ------------------------ */
+
+struct gm_pin {
+    struct gm_pin *next;
+    uint64_t *data;         /* every counter set of the module, one after another */
+};
+
+static size_t set_words(const struct gm_modinst *m, const struct gm_modinst_set *s)
+{
+    return (size_t)s->replicas * m->tab->hdr->nsites * s->g->slots;
+}
+
+static size_t module_words(const struct gm_modinst *m)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < m->nsets; i++) n += set_words(m, &m->sets[i]);
+    return n;
+}
+
+static struct gm_pin *pin_get(struct gm_modinst *m)
+{
+    pthread_mutex_lock(&m->mu);
+    struct gm_pin *p = m->pins;
+    if (p) m->pins = p->next;
+    pthread_mutex_unlock(&m->mu);
+    if (p) return p;
+    if (!(p = calloc(1, sizeof *p))) return NULL;
+    void *mem = NULL;
+    if (gm_cu.cuMemAllocHost(&mem, module_words(m) * 8 + 8) != CUDA_SUCCESS) {
+        free(p);
+        return NULL;
+    }
+    p->data = mem;
+    return p;
+}
+
+static void pin_put(struct gm_modinst *m, struct gm_pin *p)
+{
+    if (!p) return;
+    pthread_mutex_lock(&m->mu);
+    p->next = m->pins;
+    m->pins = p;
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* ---- folding into the per-kernel totals -------------------------------- */
+
+static int all_zero(const uint64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i]) return 0;
+    return 1;
+}
+
+/* data: the module's sets one after another, as copied from the device.
+ * A graph's launches count only for the modules its kernels used. */
+static void fold_counts(struct gm_modinst *m, const char *owner, int graph, uint64_t launches,
+                        const uint64_t *data)
+{
+    struct gm_kstat *k = NULL;
+    int used = !graph;
+    pthread_mutex_lock(&gm_st.lock);
+    for (uint32_t j = 0; j < m->nsets; j++) {
+        const struct gm_modinst_set *s = &m->sets[j];
+        size_t n = set_words(m, s);
+        const uint64_t *h = data;
+        data += n;
+        if (graph && all_zero(h, n)) continue;
+        used = 1;
+        if (!k) k = gm_kstat_get(owner, m->tab);
+        if (k) gm_kstat_add(k, s->g, h, s->replicas);
+    }
+    if (used && (k || (k = gm_kstat_get(owner, m->tab)))) k->launches += launches;
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
+/* ---- the collector's queue ----------------------------------------------- */
+
+enum { JOB_TIME = 1, JOB_FLUSH };
+struct job {
+    struct job *next;
+    int kind;
+    CUcontext ctx;
+    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
+    size_t rec;                 /* time: launch record */
+    const char *name;           /* time: kernel; flush: owner */
+    int graph;
+    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
+    const struct gm_rt_sitetab **tabs; /* -> tab_space */
+    struct gm_modinst *m;       /* flush */
+    uint64_t launches;
+    struct gm_pin *pin;
+    const struct gm_rt_sitetab *tab_space[];
+};
+
+static struct {
+    pthread_mutex_t lock;       /* guards head, tail */
+    pthread_cond_t cv;
+    struct job *head, **tail;
+    pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
+    pthread_once_t once;
+    int started;
+    int asleep;                 /* the collector waits for a signal, not a timeout */
+} Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
+       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
+
+/* Waking the collector costs the launching thread a system call: it is
+ * woken only from a long sleep; while launches come it polls every ms. */
+static void push_job(struct job *j)
+{
+    pthread_mutex_lock(&Q.lock);
+    j->next = NULL;
+    *Q.tail = j;
+    Q.tail = &j->next;
+    if (Q.asleep) {
+        Q.asleep = 0;
+        pthread_cond_signal(&Q.cv);
+    }
+    pthread_mutex_unlock(&Q.lock);
+}
+
+static void fold_time(const struct job *j, CUresult r)
+{
+    float ms = -1.0f;
+    int64_t ns = -1;
+    if (r == CUDA_SUCCESS && j->ev0 &&
+        gm_cu.cuEventElapsedTime(&ms, j->ev0->ev, j->done->ev) == CUDA_SUCCESS && ms >= 0)
+        ns = (int64_t)((double)ms * 1e6);
+    pthread_mutex_lock(&gm_st.lock);
+    if (j->rec < gm_st.nlaunch_recs) gm_st.launch_recs[j->rec].gpu_ns = ns;
+    for (uint32_t i = 0; ns >= 0 && i < j->ntabs; i++) {
+        struct gm_kstat *k = gm_kstat_get(j->name, j->tabs[i]);
+        if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
+    }
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
+static void fold_job(struct job *j, CUresult r)
+{
+    if (j->kind == JOB_TIME) {
+        fold_time(j, r);
+        return;
+    }
+    if (r == CUDA_SUCCESS) fold_counts(j->m, j->name, j->graph, j->launches, j->pin->data);
+    else gm_warn("cannot read counters of %s (%s): %llu launches not counted", j->name,
+                 gm_cu_err(r), (unsigned long long)j->launches);
+    pin_put(j->m, j->pin);
+}
+
+/* Waits for the oldest job (or, !block, checks it), folds and frees it.
+ * Caller holds Q.reap. 1 if a job was reaped. */
+static int reap_one(int block)
+{
+    pthread_mutex_lock(&Q.lock);
+    struct job *j = Q.head;
+    pthread_mutex_unlock(&Q.lock);
+    if (!j) return 0;
+    CUcontext dummy;
+    int pushed = gm_cu.cuCtxPushCurrent(j->ctx) == CUDA_SUCCESS;
+    CUresult r = block ? gm_cu.cuEventSynchronize(j->done->ev) : gm_cu.cuEventQuery(j->done->ev);
+    if (!block && r == CUDA_ERROR_NOT_READY) {
+        if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+        return 0;
+    }
+    fold_job(j, r);
+    if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+    pthread_mutex_lock(&Q.lock);
+    Q.head = j->next;
+    if (!Q.head) Q.tail = &Q.head;
+    pthread_mutex_unlock(&Q.lock);
+    ev_put(j->ev0);
+    ev_put(j->done);
+    free(j);
+    return 1;
+}
+
+static void *collector(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the program's threads' business */
+    gm_tls()->in_runtime = 1;               /* its CUDA calls are the runtime's own */
+    int idle = 0;
+    for (;;) {
+        pthread_mutex_lock(&Q.lock);
+        while (!Q.head) {
+            if (idle < 100) { /* poll for 100 ms, then sleep until signalled */
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 1000000;
+                if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+                pthread_cond_timedwait(&Q.cv, &Q.lock, &ts);
+                idle++;
+            } else {
+                Q.asleep = 1;
+                pthread_cond_wait(&Q.cv, &Q.lock);
+            }
+        }
+        idle = 0;
+        pthread_mutex_unlock(&Q.lock);
+        pthread_mutex_lock(&Q.reap);
+        while (reap_one(1)) {}
+        pthread_mutex_unlock(&Q.reap);
+    }
+    return NULL;
+}
+
+/* Registered at the first instrumented launch, after CUDA's runtime set up
+ * its own exit handlers: runs before them, while contexts are alive. */
+static void at_exit(int status, void *arg)
+{
+    (void)status, (void)arg;
+    gm_col_drain(NULL, 0);
+}
+
+static void start(void)
+{
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, collector, NULL) != 0)
+        gm_warn("cannot start the collector thread; launches are collected at the end only");
+    pthread_attr_destroy(&a);
+    on_exit(at_exit, NULL);
+    Q.started = 1;
+}
+
+/* ---- streams a module ran on --------------------------------------------- */
+
+static uint32_t my_tid(void)
+{
+    static _Thread_local uint32_t tid;
+    if (!tid) tid = (uint32_t)syscall(SYS_gettid);
+    return tid;
+}
+
+/* Entry for stream s (per-thread default streams: per thread); under m->mu. */
+static struct gm_mstream *mstream(struct gm_modinst *m, CUstream s)
+{
+    uint32_t tid = s == CU_STREAM_PER_THREAD ? my_tid() : 0;
+    for (uint32_t i = 0; i < m->nstreams; i++)
+        if (m->streams[i].s == s && m->streams[i].tid == tid) return &m->streams[i];
+    if (m->nstreams == m->capstreams) {
+        uint32_t nc = m->capstreams ? m->capstreams * 2 : 4;
+        void *p = realloc(m->streams, nc * sizeof *m->streams);
+        if (!p) return NULL;
+        m->streams = p, m->capstreams = nc;
+    }
+    struct gm_mstream *e = &m->streams[m->nstreams++];
+    *e = (struct gm_mstream){.s = s, .tid = tid};
+    return e;
+}
+
+static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
+{
+    size_t words = module_words(m), off = 0;
+    uint64_t *buf = pin ? pin->data : malloc(words * 8 + 8);
+    CUresult r = gm_cu.cuStreamSynchronize(s);
+    for (uint32_t i = 0; buf && r == CUDA_SUCCESS && i < m->nsets; i++) {
+        size_t n = set_words(m, &m->sets[i]);
+        r = gm_cu.cuMemcpyDtoH(buf + off, m->sets[i].dev, n * 8);
+        off += n;
+    }
+    if (buf && r == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, buf);
+    else gm_warn("cannot read counters of %s (%s)", m->owner, buf ? gm_cu_err(r) : "host memory");
+    if (pin) pin_put(m, pin);
+    else free(buf);
+}
+
+/* Moves the owner's counts off the device, in the order of stream s (the
+ * caller holds m->rw exclusively and has m->ctx current). */
+static void flush_on(struct gm_modinst *m, CUstream s)
+{
+    if (!m->owner || !m->owned) return;
+    pthread_mutex_lock(&m->mu);
+    struct gm_mstream *me = mstream(m, s);
+    for (uint32_t i = 0; i < m->nstreams; i++) {
+        struct gm_mstream *e = &m->streams[i];
+        if (e != me && e->last) gm_cu.cuStreamWaitEvent(s, e->last->ev, 0);
+    }
+    if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
+    pthread_mutex_unlock(&m->mu);
+    struct gm_pin *pin = pin_get(m);
+    CUresult r = CUDA_SUCCESS;
+    for (uint32_t i = 0, off = 0; pin && r == CUDA_SUCCESS && i < m->nsets; i++) {
+        size_t n = set_words(m, &m->sets[i]);
+        r = gm_cu.cuMemcpyDtoHAsync(pin->data + off, m->sets[i].dev, n * 8, s);
+        off += (uint32_t)n;
+    }
+    if (!pin || r != CUDA_SUCCESS) { /* the host waits; counts stay exact */
+        sync_fallback(m, s, pin);
+        pin = NULL;
+    }
+    for (uint32_t i = 0; i < m->nsets; i++)
+        gm_cu.cuMemsetD8Async(m->sets[i].dev, 0, set_words(m, &m->sets[i]) * 8, s);
+    struct gm_ev *ev = ev_record(m->ctx, s); /* copies and zeroing done */
+    struct job *j = pin && ev ? calloc(1, sizeof *j) : NULL;
+    if (j) {
+        *j = (struct job){.kind = JOB_FLUSH, .ctx = m->ctx, .done = ev_ref(ev), .name = m->owner,
+                          .graph = m->owner_graph, .m = m, .launches = m->owned, .pin = pin};
+        push_job(j);
+    } else if (pin) {
+        CUresult w = ev ? gm_cu.cuEventSynchronize(ev->ev) : gm_cu.cuStreamSynchronize(s);
+        if (w == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, pin->data);
+        else gm_warn("cannot read counters of %s (%s)", m->owner, gm_cu_err(w));
+        pin_put(m, pin);
+    }
+    pthread_mutex_lock(&m->mu);
+    for (uint32_t i = 0; i < m->nstreams; i++) ev_put(m->streams[i].last);
+    m->nstreams = 0;
+    ev_put(m->flush_ev);
+    m->flush_ev = ev;               /* our reference, or NULL: nothing to wait for */
+    m->flush_gen++;
+    if ((me = mstream(m, s))) me->gen = m->flush_gen;
+    m->owned = 0;
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+void gm_col_modinst_init(struct gm_modinst *m)
+{
+    pthread_rwlockattr_t a;
+    pthread_rwlockattr_init(&a);
+    /* a flush must not starve behind a stream of launches of the owner */
+    pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&m->rw, &a);
+    pthread_rwlockattr_destroy(&a);
+    pthread_mutex_init(&m->mu, NULL);
+}
+
+void gm_col_modinst_ready(struct gm_modinst *m)
+{
+    if (m->nsets) pin_put(m, pin_get(m)); /* the first flush allocates nothing */
+}
+
+void gm_col_modinst_free(struct gm_modinst *m)
+{
+    for (uint32_t i = 0; i < m->nstreams; i++) ev_put(m->streams[i].last);
+    free(m->streams);
+    ev_put(m->flush_ev);
+    for (struct gm_pin *p = m->pins, *n; p; p = n) {
+        n = p->next;
+        gm_cu.cuMemFreeHost(p->data);
+        free(p);
+    }
+    pthread_rwlock_destroy(&m->rw);
+    pthread_mutex_destroy(&m->mu);
+}
+
+void gm_col_enter(struct gm_launch_state *ls, CUstream s)
+{
+    pthread_once(&Q.once, start);
+    for (uint32_t i = 0; i < ls->nmods; i++) {
+        struct gm_modinst *m = ls->mods[i];
+        if (ls->sync) pthread_rwlock_wrlock(&m->rw);
+        else {
+            pthread_rwlock_rdlock(&m->rw);
+            if (m->owner != ls->name) { /* another kernel's counts are there */
+                pthread_rwlock_unlock(&m->rw);
+                pthread_rwlock_wrlock(&m->rw);
+            }
+        }
+        if (m->owner != ls->name) {
+            flush_on(m, s);
+            m->owner = ls->name;
+            m->owner_graph = ls->graph;
+        }
+        struct gm_ev *wait = NULL;
+        pthread_mutex_lock(&m->mu);
+        struct gm_mstream *e = mstream(m, s);
+        if (e && e->gen < m->flush_gen) { /* the stream is not yet ordered after the last flush */
+            if (m->flush_ev) wait = ev_ref(m->flush_ev);
+            e->gen = m->flush_gen;
+        }
+        pthread_mutex_unlock(&m->mu);
+        if (wait) gm_cu.cuStreamWaitEvent(s, wait->ev, 0);
+        ev_put(wait);
+    }
+    if (ls->sync) pthread_mutex_lock(&gm_st.sync_lock);
+    ls->ev0 = ls->nmods ? ev_record(ls->mods[0]->ctx, s) : NULL;
+}
+
+void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
+{
+    struct gm_ev *ev1 = ok && ls->nmods ? ev_record(ls->mods[0]->ctx, s) : NULL;
+    if (ok && !ev1) gm_cu.cuStreamSynchronize(s); /* no event: its end is now */
+    for (uint32_t i = 0; ok && i < ls->nmods; i++) {
+        struct gm_modinst *m = ls->mods[i];
+        pthread_mutex_lock(&m->mu);
+        struct gm_mstream *e = mstream(m, s);
+        if (e && ev1) {
+            ev_put(e->last);
+            e->last = ev_ref(ev1);
+        }
+        m->owned++;
+        pthread_mutex_unlock(&m->mu);
+    }
+    struct job *j = ev1 ? malloc(sizeof *j + ls->nmods * sizeof j->tab_space[0]) : NULL;
+    if (j) {
+        *j = (struct job){.kind = JOB_TIME, .ctx = ls->mods[0]->ctx, .ev0 = ls->ev0, .done = ev1,
+                          .rec = ls->rec, .name = ls->name, .ntabs = ls->nmods, .tabs = j->tab_space};
+        for (uint32_t i = 0; i < ls->nmods; i++) j->tab_space[i] = ls->mods[i]->tab;
+        push_job(j);
+    } else {
+        ev_put(ls->ev0);
+        ev_put(ev1);
+    }
+    ls->ev0 = NULL;
+}
+
+void gm_col_release(struct gm_launch_state *ls)
+{
+    if (ls->sync) pthread_mutex_unlock(&gm_st.sync_lock);
+    for (uint32_t i = ls->nmods; i-- > 0;) pthread_rwlock_unlock(&ls->mods[i]->rw);
+}
+
+/* ---- the end ---------------------------------------------------------- */
+
+/* Bounded: try for up to 2 s, then go on without. */
+static int lock_mutex(pthread_mutex_t *mu, int bounded)
+{
+    if (!bounded) return pthread_mutex_lock(mu) == 0;
+    for (int i = 0; i < 2000; i++) {
+        if (pthread_mutex_trylock(mu) == 0) return 1;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    return 0;
+}
+
+static int lock_write(pthread_rwlock_t *rw, int bounded)
+{
+    if (!bounded) return pthread_rwlock_wrlock(rw) == 0;
+    for (int i = 0; i < 2000; i++) {
+        if (pthread_rwlock_trywrlock(rw) == 0) return 1;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    return 0;
+}
+
+void gm_col_drain(CUcontext ctx, int bounded)
+{
+    if (!Q.started) return;
+    gm_tls()->in_runtime++;
+    if (lock_mutex(&gm_st.launch_lock, bounded)) {
+        for (struct gm_modinst *m = gm_st.mods; m; m = m->next) {
+            if ((ctx && m->ctx != ctx) || !m->owned) continue;
+            if (!lock_write(&m->rw, bounded)) {
+                gm_warn("kernel %s: counters not collected (a launch was in progress)", m->owner);
+                continue;
+            }
+            CUcontext dummy;
+            int pushed = gm_cu.cuCtxPushCurrent(m->ctx) == CUDA_SUCCESS;
+            flush_on(m, NULL);
+            if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+            pthread_rwlock_unlock(&m->rw);
+        }
+        pthread_mutex_unlock(&gm_st.launch_lock);
+    }
+    if (lock_mutex(&Q.reap, bounded)) {
+        while (reap_one(1)) {}
+        pthread_mutex_unlock(&Q.reap);
+    } else {
+        gm_warn("counters still in flight were not collected (the collector was busy)");
+    }
+    gm_tls()->in_runtime--;
+}
