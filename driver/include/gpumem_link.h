@@ -12,8 +12,9 @@
  * to CUPTI before the first module load or launch), it loads libgpumem
  * unless one is loaded already (a gpumemcc link, another instrumented object
  * or library): GPUMEM_RUNTIME if set, else the path recorded at build time,
- * else "libgpumem.so" on the library search path. If none loads, one line
- * on stderr names the cause and the program runs on unmeasured.
+ * else "libgpumem.so" on the library search path. If none loads (or the
+ * library named is not libgpumem: it lacks gm_flush_report), one line on
+ * stderr names the cause and the program runs on unmeasured.
  * GPUMEM_DISABLE (set, non-empty, not "0") loads nothing.
  * Host code only; includes no header. Depends on glibc's dlopen, getenv,
  * write (glibc >= 2.34: dlopen is in libc, no -ldl needed).
@@ -38,6 +39,8 @@
  * RTLD_NOW, RTLD_NOLOAD, RTLD_GLOBAL. */
 GM_LINK_C void *gm_link_dlopen_(const char *file, int mode) __asm__("dlopen");
 GM_LINK_C char *gm_link_dlerror_(void) __asm__("dlerror");
+GM_LINK_C void *gm_link_dlsym_(void *handle, const char *name) __asm__("dlsym");
+GM_LINK_C int gm_link_dlclose_(void *handle) __asm__("dlclose");
 GM_LINK_C char *gm_link_getenv_(const char *name) __asm__("getenv");
 GM_LINK_C long gm_link_write_(int fd, const void *buf, __SIZE_TYPE__ n) __asm__("write");
 #define GM_LINK_OPEN (0x002 | 0x100)
@@ -52,6 +55,22 @@ GM_LINK_FN void gm_link_cat_v1(char *buf, __SIZE_TYPE__ cap, __SIZE_TYPE__ *len,
     __builtin_memcpy(buf + *len, s, n);
     *len += n;
     buf[*len] = '\0';
+}
+
+/* 1 if path loads and is libgpumem; else 0, with the reason appended to msg */
+GM_LINK_FN int gm_link_try_v1(const char *path, char *msg, __SIZE_TYPE__ *len)
+{
+    void *h = gm_link_dlopen_(path, GM_LINK_OPEN);
+    if (h && gm_link_dlsym_(h, "gm_flush_report"))
+        return 1;
+    if (h) { /* some other library */
+        gm_link_dlclose_(h);
+        gm_link_cat_v1(msg, 600, len, path);
+        gm_link_cat_v1(msg, 600, len, ": not libgpumem, no gm_flush_report");
+    } else {
+        gm_link_cat_v1(msg, 600, len, gm_link_dlerror_());
+    }
+    return 0;
 }
 
 /* One copy per linked image (an inline function: the linker merges them),
@@ -69,15 +88,14 @@ GM_LINK_FN void gm_link_load_runtime_v1(const char *built)
         return; /* already in the process: one runtime */
     const char *env = gm_link_getenv_("GPUMEM_RUNTIME");
     int by_env = env && *env;
-    if (gm_link_dlopen_(by_env ? env : built, GM_LINK_OPEN))
+    char msg[768] = "gpumem: cannot load the runtime (";
+    __SIZE_TYPE__ len = __builtin_strlen(msg), first;
+    if (gm_link_try_v1(by_env ? env : built, msg, &len))
         return;
-    char msg[768];
-    __SIZE_TYPE__ len = 0;
-    msg[0] = '\0';
-    gm_link_cat_v1(msg, 600, &len, "gpumem: cannot load the runtime (");
-    gm_link_cat_v1(msg, 600, &len, gm_link_dlerror_());
-    if (!by_env && gm_link_dlopen_("libgpumem.so", GM_LINK_OPEN))
+    first = len; /* the reason reported is the first candidate's */
+    if (!by_env && gm_link_try_v1("libgpumem.so", msg, &len))
         return;
+    msg[len = first] = '\0';
     gm_link_cat_v1(msg, sizeof msg, &len, "); instrumented kernels run unmeasured "
                    "(set GPUMEM_RUNTIME to the path of libgpumem.so)\n");
     gm_link_write_(2, msg, len);
