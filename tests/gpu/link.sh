@@ -12,6 +12,7 @@
 #   ar       gcc main.o libkern.a ...
 #   dlopen   host-only C program dlopen()ing libkern.so (g++ -shared)
 #   late     the same after the program initialised CUDA itself
+#   python   python3 loading libkern.so through ctypes (as an extension)
 #   mpi      mpicxx ... (only where mpicxx was found at build time)
 #   mixed    gcc main.o plain.o kern.o, plain.o from nvcc (else plain clang):
 #            one more launch, uninstrumented and not measured
@@ -59,6 +60,8 @@ build() {
   g++ -shared kern.o -o libkern.so $cudart
   gcc "$IN/dlopen_main.c" -o dlopen
   gcc -DGM_LINK_LATE "$IN/dlopen_main.c" -o late $cudart
+  printf '#!/bin/sh\nexec python3 -c "import ctypes, sys; sys.exit(ctypes.CDLL(sys.argv[1]).gm_link_run(1 << 16))" "$1"\n' >python
+  chmod +x python
   if command -v mpicxx >/dev/null; then mpicxx main.o kern.o $cudart -o mpi
   else echo "NOTE: no mpicxx here: style mpi not built"; fi
   gcc main_mixed.o plain.o kern.o $cudart -lstdc++ -o mixed
@@ -75,7 +78,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 run_style() { # style -> $rc; files $OUTD/run/$style.{out,err}, dir $OUTD/run/$style.d
   s=$1
   rm -rf "$OUTD/run/$s.d"
-  case $s in dlopen|late) set -- "$OUTD/libkern.so" ;; *) set -- ;; esac
+  case $s in dlopen|late|python) set -- "$OUTD/libkern.so" ;; *) set -- ;; esac
   (cd "$OUTD/run" && GPUMEM_RUNTIME="$B/lib/libgpumem.so" GPUMEM_OUT="$OUTD/run/$s.d" \
      timeout 300 "$OUTD/$s" "$@" >"$s.out" 2>"$s.err")
   rc=$?
@@ -115,7 +118,7 @@ run() {
   done
   refsum=$(grep checksum "$OUTD/run/ref.out")
   case $refsum in "checksum "*WRONG|"") fail "ref: no right result: '$refsum'" ;; esac
-  for s in gcc gxx clang ar dlopen late mpi mixed; do check_style $s ref; done
+  for s in gcc gxx clang ar dlopen late python mpi mixed; do check_style $s ref; done
   check_style rdc rdc-ref
   grep -q '^plain ok' "$OUTD/run/mixed.out" && pass "mixed: $(cat "$OUTD/plain.by")-built kernel ran (plain ok)" || fail "mixed: plain kernel: $(cat "$OUTD/run/mixed.out")"
 
