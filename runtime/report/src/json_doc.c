@@ -132,9 +132,12 @@ static void each(struct gm_jctx *c, const struct doc *d, int m, gm_jr_elem_fn fn
         gm_jfail(c, p, "expected an array");
         return;
     }
-    i = gm_jspan_ws(d->t, d->end[m], i + 1);
-    for (size_t idx = 0; !c->failed && i < d->end[m] && d->t[i] != ']'; idx++) {
-        if (gm_jspan_value(d->t, d->end[m], i, &e)) {
+    size_t end = d->end[m];
+    i = gm_jspan_ws(d->t, end, i + 1);
+    if (i < end && d->t[i] == ']')
+        return; /* empty */
+    for (size_t idx = 0; !c->failed; idx++) {
+        if (gm_jspan_value(d->t, end, i, &e)) {
             malformed(c, e);
             return;
         }
@@ -144,11 +147,14 @@ static void each(struct gm_jctx *c, const struct doc *d, int m, gm_jr_elem_fn fn
         P(p, "%s[%zu]", key, idx);
         fn(c, el, p, r);
         cJSON_Delete(el);
-        i = gm_jspan_ws(d->t, d->end[m], e);
-        if (i < d->end[m] && d->t[i] == ',')
-            i = gm_jspan_ws(d->t, d->end[m], i + 1);
-        else if (i >= d->end[m] || d->t[i] != ']')
+        i = gm_jspan_ws(d->t, end, e);
+        if (i < end && d->t[i] == ']')
+            return;
+        if (i >= end || d->t[i] != ',') {
             malformed(c, i);
+            return;
+        }
+        i = gm_jspan_ws(d->t, end, i + 1); /* a value must follow: "[1,]" is malformed */
     }
 }
 

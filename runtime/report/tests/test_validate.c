@@ -92,6 +92,19 @@ static void test_trailing(void)
     expect_error(buf, "trailing content after the JSON value at byte");
     snprintf(buf, sizeof buf, "%s{}", ok);
     expect_error(buf, "trailing content");
+    /* arrays are read element by element: their punctuation still counts */
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[\"a\",]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[\"a\" \"b\"]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[,]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[],}",
+                 "malformed JSON near byte");
 }
 
 static void test_ranges(void)
