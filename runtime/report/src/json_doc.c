@@ -59,12 +59,28 @@ static cJSON *parse_span(struct gm_jctx *c, const struct doc *d, size_t at, size
     return v;
 }
 
-static int known_member(const char *key, size_t n)
+/* Which known member the key string t[at, end) (quotes included) names, or
+ * -1. A key with escapes is decoded first, as cJSON would. */
+static int known_member(const char *t, size_t at, size_t end)
 {
-    for (int i = 0; i < M_N; i++)
+    const char *key = t + at + 1;
+    size_t n = end - at - 2;
+    cJSON *dec = NULL;
+    if (memchr(key, '\\', n)) {
+        dec = cJSON_ParseWithLength(t + at, end - at);
+        if (!cJSON_IsString(dec)) {
+            cJSON_Delete(dec);
+            return -1;
+        }
+        key = dec->valuestring;
+        n = strlen(key);
+    }
+    int m = -1;
+    for (int i = 0; i < M_N && m < 0; i++)
         if (strlen(member_names[i]) == n && !memcmp(member_names[i], key, n))
-            return i;
-    return -1;
+            m = i;
+    cJSON_Delete(dec);
+    return m;
 }
 
 /* The top-level object's members; an unknown member's value is checked to
@@ -79,7 +95,7 @@ static int scan_top(struct gm_jctx *c, struct doc *d)
         for (;;) {
             if (i >= d->len || d->t[i] != '"' || gm_jspan_string(d->t, d->len, i, &k))
                 return malformed(c, i);
-            int m = known_member(d->t + i + 1, k - i - 2);
+            int m = known_member(d->t, i, k);
             i = gm_jspan_ws(d->t, d->len, k);
             if (i >= d->len || d->t[i] != ':')
                 return malformed(c, i);

@@ -88,6 +88,9 @@ static void test_trailing(void)
     char buf[1024];
     snprintf(buf, sizeof buf, "%s \n\t", ok);
     expect_ok(buf);
+    /* a member named with escapes is the member */
+    expect_error("{\"schema\":\"gpumem-report\",\"ver\\u0073ion\":2}",
+                 "unsupported schema version 2");
     snprintf(buf, sizeof buf, "%s garbage", ok);
     expect_error(buf, "trailing content after the JSON value at byte");
     snprintf(buf, sizeof buf, "%s{}", ok);
