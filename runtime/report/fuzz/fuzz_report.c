@@ -12,12 +12,16 @@
  * Every report read is written in all formats (text, HTML, JSON to memory;
  * every few inputs, all files into a directory with gm_report_write_dir),
  * and its JSON must read back to the same JSON: a report that changes on a
- * round trip is a silently wrong number. Depends on the report library and
+ * round trip is a silently wrong number. What the reader accepts must also
+ * be one JSON document to cJSON as a whole (the reader parses it element
+ * by element). Depends on the report library and
  * libc (open_memstream, mkdtemp).
  */
 #define _GNU_SOURCE
 #include "gm_report_json.h"
 #include "gm_report_write.h"
+
+#include <cjson/cJSON.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -351,6 +355,28 @@ static void render(const struct gm_report *r, unsigned flags)
     }
 }
 
+/* The reader walks the document one element at a time; what it accepts,
+ * cJSON must accept as one document (nesting aside: cJSON stops at depth
+ * 1000 of the whole, the reader counts it per element). */
+static void same_as_whole(const char *text, size_t len)
+{
+    size_t opens = 0;
+    for (size_t i = 0; i < len; i++)
+        opens += text[i] == '[' || text[i] == '{';
+    if (opens > 900)
+        return;
+    const char *end = NULL;
+    cJSON *whole = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    size_t at = whole && end ? (size_t)(end - text) : 0;
+    while (at < len && strchr(" \t\r\n", text[at]) && text[at])
+        at++;
+    if (!whole || at < len) {
+        fprintf(stderr, "accepted text that is not one JSON document\n");
+        abort();
+    }
+    cJSON_Delete(whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
@@ -373,6 +399,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(gen.s);
         return 0;
     }
+    same_as_whole(text, len);
     render(r, data[0] >> 1);
     char *j1 = to_json(r);
     struct gm_report *r2 = gm_report_parse_json(j1, strlen(j1), err, sizeof err);

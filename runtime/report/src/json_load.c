@@ -79,8 +79,9 @@ static int scan_bytes(struct scan *sc, const struct text *t, size_t from, char *
     return 0;
 }
 
-/* Reads fd to the end, at most limit bytes. 0, or -1 with the reason. */
-static int read_all(int fd, struct text *t, uint64_t limit, char *why, size_t len)
+/* Reads fd to the end, at most limit bytes, scanning what arrives when
+ * `scan` (pipes and devices). 0, or -1 with the reason. */
+static int read_all(int fd, struct text *t, uint64_t limit, int scan, char *why, size_t len)
 {
     struct scan sc = {0, 0, 0, 0};
     for (;;) {
@@ -105,7 +106,7 @@ static int read_all(int fd, struct text *t, uint64_t limit, char *why, size_t le
             return 0;
         size_t from = t->n;
         t->n += (size_t)got;
-        if (scan_bytes(&sc, t, from, why, len))
+        if (scan && scan_bytes(&sc, t, from, why, len))
             return -1;
         if (t->n > limit) {
             snprintf(why, len, "more than %llu bytes, half of this machine's memory: too large "
@@ -135,7 +136,7 @@ struct gm_report *gm_report_load_json(const char *path, char *err, size_t errlen
                  "bytes): too large to load", (unsigned long long)st.st_size,
                  (unsigned long long)limit);
     else
-        read_all(fd, &t, limit, why, sizeof why);
+        read_all(fd, &t, limit, !S_ISREG(st.st_mode), why, sizeof why); /* a file's size is known */
     close(fd);
     struct gm_report *r = NULL;
     if (!*why) {

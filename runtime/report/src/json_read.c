@@ -2,16 +2,13 @@
 /*
  * JSON reader of the report model (schema gpumem-report v1): checks every
  * field's type and rebuilds the model with the gm_report_add_* functions.
- * The text is parsed one top-level member and one array element at a time
- * (json_span.h), so the memory it takes is the text, the model and one
- * element's tree, never the tree of the whole document.
+ * This file reads the parts (one array element each, see json_read.h);
+ * json_doc.c walks the document.
  * Any malformed input gives NULL and one line naming the field.
  * Depends on the report model and cJSON only.
  */
 #include "gm_report_json.h"
-#include "json_exact.h"
-#include "json_span.h"
-#include "json_util.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +38,7 @@ static void hostsite(struct gm_jctx *c, const cJSON *o, const char *path, const 
     h->func = gm_jget_str(c, s, p, "func", 0);
 }
 
-static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
 {
     const cJSON *o = gm_jget(c, root, "report", "program", cJSON_Object, 1);
     if (!o)
@@ -75,7 +72,7 @@ static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.analyses = gm_jget_str(c, o, p, "analyses", 0);
 }
 
-static void device_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_device(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -194,7 +191,7 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
     }
 }
 
-static void module_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_module(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -283,7 +280,7 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     free(set);
 }
 
-static void kernel_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_kernel(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -336,7 +333,7 @@ static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const c
         }
 }
 
-static void launch_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_launch(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -424,7 +421,7 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
     alloc_launches(c, o, p, a);
 }
 
-static void alloc_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_alloc(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -462,7 +459,7 @@ static int cmp_u64(const void *pa, const void *pb)
 
 /* Allocation ids must be unique (sort, then compare neighbours) and every
  * use in the timeline must name one of them. */
-static void alloc_refs(struct gm_jctx *c, struct gm_report *r)
+void gm_jr_alloc_refs(struct gm_jctx *c, struct gm_report *r)
 {
     uint64_t *ids = calloc(r->nallocs + 1, sizeof *ids);
     if (!ids) {
@@ -520,7 +517,7 @@ static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_r
     }
 }
 
-static void event_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_event(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -556,7 +553,7 @@ static void event_el(struct gm_jctx *c, const cJSON *el, const char *p, struct g
     } while (0);
 }
 
-static void unobserved_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_unobserved(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -569,7 +566,7 @@ static void unobserved_el(struct gm_jctx *c, const cJSON *el, const char *p, str
     } while (0);
 }
 
-static void note_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_note(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
     do {
         if (!cJSON_IsString(el))
@@ -579,7 +576,7 @@ static void note_el(struct gm_jctx *c, const cJSON *el, const char *p, struct gm
     } while (0);
 }
 
-static void header(struct gm_jctx *c, const cJSON *root)
+void gm_jr_header(struct gm_jctx *c, const cJSON *root)
 {
     if (!cJSON_IsObject(root)) {
         gm_jfail(c, "report", "expected a JSON object");
@@ -597,204 +594,4 @@ static void header(struct gm_jctx *c, const cJSON *root)
           (unsigned long long)v, GM_REPORT_SCHEMA_VERSION);
         gm_jfail(c, "report.version", m);
     }
-}
-
-/* ---- the document, one member and one array element at a time ---------- */
-
-enum { M_SCHEMA, M_VERSION, M_PROGRAM, M_DEVICES, M_MODULES, M_KERNELS, M_LAUNCHES,
-       M_ALLOCATIONS, M_EVENTS, M_UNOBSERVED, M_NOTES, M_N };
-static const char *const member_names[M_N] = {
-    "schema", "version", "program", "devices", "modules", "kernels", "launches",
-    "allocations", "events", "unobserved", "notes",
-};
-
-struct doc {
-    const char *t;
-    size_t len;
-    size_t at[M_N], end[M_N];   /* value extent of each known member (end 0: absent) */
-};
-
-static int malformed(struct gm_jctx *c, size_t off)
-{
-    char m[64];
-    P(m, "malformed JSON near byte %zu", off);
-    snprintf(c->err, c->errlen, "%s", m);
-    c->failed = 1;
-    return -1;
-}
-
-/* Parses t[at, end) alone, with exact integers marked (json_exact.h). */
-static cJSON *parse_span(struct gm_jctx *c, const struct doc *d, size_t at, size_t end)
-{
-    const char *stop = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(d->t + at, end - at, &stop, 0);
-    if (!v) {
-        malformed(c, stop && stop >= d->t + at ? (size_t)(stop - d->t) : at);
-        return NULL;
-    }
-    size_t off = gm_jspan_ws(d->t, end, (size_t)(stop - d->t));
-    if (off < end || gm_json_mark_inexact(d->t + at, end - at, v)) {
-        cJSON_Delete(v);
-        malformed(c, off);
-        return NULL;
-    }
-    return v;
-}
-
-static int known_member(const char *key, size_t n)
-{
-    for (int i = 0; i < M_N; i++)
-        if (strlen(member_names[i]) == n && !memcmp(member_names[i], key, n))
-            return i;
-    return -1;
-}
-
-/* The top-level object's members; an unknown member's value is checked to
- * be JSON, then left alone. */
-static int scan_top(struct gm_jctx *c, struct doc *d)
-{
-    size_t i = gm_jspan_ws(d->t, d->len, 0), k, v;
-    i = gm_jspan_ws(d->t, d->len, i + 1);           /* past '{' */
-    if (i < d->len && d->t[i] == '}')
-        i++;
-    else
-        for (;;) {
-            if (i >= d->len || d->t[i] != '"' || gm_jspan_string(d->t, d->len, i, &k))
-                return malformed(c, i);
-            int m = known_member(d->t + i + 1, k - i - 2);
-            i = gm_jspan_ws(d->t, d->len, k);
-            if (i >= d->len || d->t[i] != ':')
-                return malformed(c, i);
-            i = gm_jspan_ws(d->t, d->len, i + 1);
-            if (gm_jspan_value(d->t, d->len, i, &v))
-                return malformed(c, v);
-            if (m >= 0 && !d->end[m]) {
-                d->at[m] = i;
-                d->end[m] = v;
-            } else {
-                cJSON_Delete(parse_span(c, d, i, v));
-                if (c->failed)
-                    return -1;
-            }
-            i = gm_jspan_ws(d->t, d->len, v);
-            if (i < d->len && d->t[i] == ',') {
-                i = gm_jspan_ws(d->t, d->len, i + 1);
-                continue;
-            }
-            if (i >= d->len || d->t[i] != '}')
-                return malformed(c, i);
-            i++;
-            break;
-        }
-    i = gm_jspan_ws(d->t, d->len, i);
-    if (i < d->len) {
-        snprintf(c->err, c->errlen, "trailing content after the JSON value at byte %zu", i);
-        c->failed = 1;
-        return -1;
-    }
-    return 0;
-}
-
-typedef void (*elem_fn)(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r);
-
-/* Calls fn on each element of the required top-level array m, each parsed
- * alone and freed before the next. */
-static void each(struct gm_jctx *c, const struct doc *d, int m, elem_fn fn, struct gm_report *r)
-{
-    const char *key = member_names[m];
-    char p[64];
-    size_t i = d->at[m], e;
-    P(p, "report.%s", key);
-    if (c->failed)
-        return;
-    if (!d->end[m] || (d->end[m] - i == 4 && !memcmp(d->t + i, "null", 4))) {
-        gm_jfail(c, p, "missing");
-        return;
-    }
-    if (d->t[i] != '[') {
-        gm_jfail(c, p, "expected an array");
-        return;
-    }
-    i = gm_jspan_ws(d->t, d->end[m], i + 1);
-    for (size_t idx = 0; !c->failed && i < d->end[m] && d->t[i] != ']'; idx++) {
-        if (gm_jspan_value(d->t, d->end[m], i, &e)) {
-            malformed(c, e);
-            return;
-        }
-        cJSON *el = parse_span(c, d, i, e);
-        if (!el)
-            return;
-        P(p, "%s[%zu]", key, idx);
-        fn(c, el, p, r);
-        cJSON_Delete(el);
-        i = gm_jspan_ws(d->t, d->end[m], e);
-        if (i < d->end[m] && d->t[i] == ',')
-            i = gm_jspan_ws(d->t, d->end[m], i + 1);
-        else if (i >= d->end[m] || d->t[i] != ']')
-            malformed(c, i);
-    }
-}
-
-/* schema, version and program: small, parsed into one object. */
-static cJSON *head_object(struct gm_jctx *c, const struct doc *d)
-{
-    cJSON *o = cJSON_CreateObject();
-    for (int m = M_SCHEMA; o && m <= M_PROGRAM && !c->failed; m++) {
-        cJSON *v = d->end[m] ? parse_span(c, d, d->at[m], d->end[m]) : NULL;
-        if (v)
-            cJSON_AddItemToObject(o, member_names[m], v);
-    }
-    if (!o)
-        OOM(c, "report");
-    return o;
-}
-
-/* Text that is not an object at all: malformed, or the wrong kind of JSON. */
-static void not_object(struct gm_jctx *c, const char *text, size_t len)
-{
-    const char *stop = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
-    if (!v)
-        malformed(c, stop && stop >= text ? (size_t)(stop - text) : 0);
-    else
-        gm_jfail(c, "report", "expected a JSON object");
-    cJSON_Delete(v);
-}
-
-struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
-                                       size_t errlen)
-{
-    struct gm_jctx c = {err, errlen, 0};
-    struct doc d = {text, len, {0}, {0}};
-    size_t first = gm_jspan_ws(text, len, 0);
-    if (first >= len || text[first] != '{') {
-        not_object(&c, text, len);
-        return NULL;
-    }
-    if (scan_top(&c, &d))
-        return NULL;
-    struct gm_report *r = gm_report_new();
-    cJSON *head = r ? head_object(&c, &d) : NULL;
-    if (!r)
-        OOM(&c, "report");
-    if (head) {
-        header(&c, head);
-        program(&c, head, r);
-        cJSON_Delete(head);
-    }
-    static const struct { int m; elem_fn fn; } parts[] = {
-        {M_DEVICES, device_el}, {M_MODULES, module_el}, {M_KERNELS, kernel_el},
-        {M_LAUNCHES, launch_el}, {M_ALLOCATIONS, alloc_el}, {M_EVENTS, event_el},
-        {M_UNOBSERVED, unobserved_el}, {M_NOTES, note_el},
-    };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++) {
-        each(&c, &d, parts[i].m, parts[i].fn, r);
-        if (parts[i].m == M_EVENTS && !c.failed)
-            alloc_refs(&c, r);
-    }
-    if (c.failed) {
-        gm_report_free(r);
-        return NULL;
-    }
-    return r;
 }

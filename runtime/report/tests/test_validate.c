@@ -88,10 +88,26 @@ static void test_trailing(void)
     char buf[1024];
     snprintf(buf, sizeof buf, "%s \n\t", ok);
     expect_ok(buf);
+    /* a member named with escapes is the member */
+    expect_error("{\"schema\":\"gpumem-report\",\"ver\\u0073ion\":2}",
+                 "unsupported schema version 2");
     snprintf(buf, sizeof buf, "%s garbage", ok);
     expect_error(buf, "trailing content after the JSON value at byte");
     snprintf(buf, sizeof buf, "%s{}", ok);
     expect_error(buf, "trailing content");
+    /* arrays are read element by element: their punctuation still counts */
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[\"a\",]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[\"a\" \"b\"]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[,]}",
+                 "malformed JSON near byte");
+    expect_error(HEAD "\"devices\":[],\"modules\":[],\"kernels\":[],\"launches\":[],"
+                 "\"allocations\":[],\"events\":[],\"unobserved\":[],\"notes\":[],}",
+                 "malformed JSON near byte");
 }
 
 static void test_ranges(void)
