@@ -426,6 +426,23 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     pthread_mutex_unlock(&m->mu);
 }
 
+/* A retired entry keeps its last event (flushes still wait for it) but is
+ * never taken for a live stream. */
+#define RETIRED ((CUstream)(uintptr_t)-1)
+
+void gm_col_stream_destroyed(CUstream s)
+{
+    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return;
+    pthread_mutex_lock(&gm_st.launch_lock);
+    for (struct gm_modinst *m = gm_st.mods; m; m = m->next) {
+        pthread_mutex_lock(&m->mu);
+        for (uint32_t i = 0; i < m->nstreams; i++)
+            if (m->streams[i].s == s) m->streams[i].s = RETIRED;
+        pthread_mutex_unlock(&m->mu);
+    }
+    pthread_mutex_unlock(&gm_st.launch_lock);
+}
+
 /* ---- launches ------------------------------------------------------------ */
 
 void gm_col_modinst_init(struct gm_modinst *m)

@@ -241,6 +241,9 @@ GM_HIDDEN void gm_col_modinst_init(struct gm_modinst *m);
 /* After its counter sets exist: one pinned staging block ready. */
 GM_HIDDEN void gm_col_modinst_ready(struct gm_modinst *m);
 GM_HIDDEN void gm_col_modinst_free(struct gm_modinst *m);
+/* A stream is being destroyed: its handle may come back as a new stream,
+ * which is not ordered after the old one's work (its entries are retired). */
+GM_HIDDEN void gm_col_stream_destroyed(CUstream s);
 /* Drop pooled events of a context being destroyed. */
 GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);
 

@@ -27,6 +27,7 @@ void *mock_cuda_global(const char *name);
 long mock_cuda_live_buffers(void);
 void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg);
 void mock_cuda_hold(int on);
+void mock_cuda_stream_destroy(CUstream s);
 void mock_cuda_sync_all(void);
 long mock_cuda_pending(void);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
@@ -313,6 +314,13 @@ static void streams(void)
     for (uintptr_t i = 0; i < 2; i++) pthread_create(&t[i], NULL, ptsz_main, (void *)i);
     for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
     launch_on(s3, OTHER, 300);
+    /* s2 is destroyed with "other" still queued on it and its handle comes
+     * back as a new stream: the flush there must still wait for it */
+    launch_on(s2, OTHER, 300);
+    cuStreamDestroy_v2_params sd = {.hStream = s2};
+    DRV(cuStreamDestroy_v2, &sd, NULL);
+    mock_cuda_stream_destroy(s2);
+    launch_on(s2, VECADD, 1000);
     printf("test: %ld stream operations in flight at the end\n", mock_cuda_pending());
     mock_cuda_hold(0);
 }

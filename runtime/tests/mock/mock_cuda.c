@@ -212,6 +212,16 @@ MOCK_API void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg)
     enqueue(s, (struct op){.kind = OP_FN, .fn = fn, .arg = arg});
     pthread_mutex_unlock(&g_mu);
 }
+/* cuStreamDestroy: the stream's queued work goes on under a dead handle;
+ * the handle may come back as a new stream, not ordered after it. */
+MOCK_API void mock_cuda_stream_destroy(CUstream s)
+{
+    static uintptr_t dead = 0xdead0000;
+    pthread_mutex_lock(&g_mu);
+    for (int i = 0; i < g_nq; i++)
+        if (g_q[i].s == s) g_q[i].s = (CUstream)dead++;
+    pthread_mutex_unlock(&g_mu);
+}
 /* cuCtxSynchronize as the program calls it (cudaDeviceSynchronize). */
 MOCK_API void mock_cuda_sync_all(void)
 {
