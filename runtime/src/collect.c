@@ -382,6 +382,9 @@ static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
 static void flush_on(struct gm_modinst *m, CUstream s)
 {
     if (!m->owner || !m->owned) return;
+    gm_debug("flush: %s, %llu launches, module %016llx, on stream %p after %u other streams",
+             m->owner, (unsigned long long)m->owned, (unsigned long long)m->tab->modid, (void *)s,
+             m->nstreams);
     pthread_mutex_lock(&m->mu);
     struct gm_mstream *me = mstream(m, s);
     for (uint32_t i = 0; i < m->nstreams; i++) {
@@ -390,14 +393,14 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     }
     if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
     pthread_mutex_unlock(&m->mu);
-    struct gm_pin *pin = pin_get(m);
+    struct gm_pin *pin = m->owner_discard ? NULL : pin_get(m); /* unselected: only zeroed */
     CUresult r = CUDA_SUCCESS;
     for (uint32_t i = 0, off = 0; pin && r == CUDA_SUCCESS && i < m->nsets; i++) {
         size_t n = set_words(m, &m->sets[i]);
         r = gm_cu.cuMemcpyDtoHAsync(pin->data + off, m->sets[i].dev, n * 8, s);
         off += (uint32_t)n;
     }
-    if (!pin || r != CUDA_SUCCESS) { /* the host waits; counts stay exact */
+    if (!m->owner_discard && (!pin || r != CUDA_SUCCESS)) { /* the host waits; counts stay exact */
         sync_fallback(m, s, pin);
         pin = NULL;
     }
@@ -492,6 +495,7 @@ void gm_col_enter(struct gm_launch_state *ls, CUstream s)
             flush_on(m, s);
             m->owner = ls->name;
             m->owner_graph = ls->graph;
+            m->owner_discard = ls->discard;
         }
         struct gm_ev *wait = NULL;
         pthread_mutex_lock(&m->mu);
@@ -526,7 +530,8 @@ void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
     struct job *j = ev1 ? malloc(sizeof *j + ls->nmods * sizeof j->tab_space[0]) : NULL;
     if (j) {
         *j = (struct job){.kind = JOB_TIME, .ctx = ls->mods[0]->ctx, .ev0 = ls->ev0, .done = ev1,
-                          .rec = ls->rec, .name = ls->name, .ntabs = ls->nmods, .tabs = j->tab_space};
+                          .rec = ls->rec, .name = ls->name, .ntabs = ls->discard ? 0 : ls->nmods,
+                          .tabs = j->tab_space};
         for (uint32_t i = 0; i < ls->nmods; i++) j->tab_space[i] = ls->mods[i]->tab;
         push_job(j);
     } else {
