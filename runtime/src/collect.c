@@ -106,6 +106,51 @@ void gm_col_forget_ctx(CUcontext ctx)
     pthread_mutex_unlock(&g_evlock);
 }
 
+/* ---- the collector's queue ----------------------------------------------- */
+
+enum { JOB_TIME = 1, JOB_FLUSH };
+struct job {
+    struct job *next;
+    int kind;
+    CUcontext ctx;
+    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
+    size_t rec;                 /* time: launch record */
+    const char *name;           /* time: kernel; flush: owner */
+    int graph;
+    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
+    const struct gm_rt_sitetab **tabs; /* -> tab_space */
+    struct gm_modinst *m;       /* flush */
+    uint64_t launches;
+    struct gm_pin *pin;
+    const struct gm_rt_sitetab *tab_space[];
+};
+
+static struct {
+    pthread_mutex_t lock;       /* guards head, tail */
+    pthread_cond_t cv;
+    struct job *head, **tail;
+    pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
+    pthread_once_t once;
+    int started;
+    int asleep;                 /* the collector waits for a signal, not a timeout */
+} Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
+       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
+
+/* Waking the collector costs the launching thread a system call: it is
+ * woken only from a long sleep; while launches come it polls every ms. */
+static void push_job(struct job *j)
+{
+    pthread_mutex_lock(&Q.lock);
+    j->next = NULL;
+    *Q.tail = j;
+    Q.tail = &j->next;
+    if (Q.asleep) {
+        Q.asleep = 0;
+        pthread_cond_signal(&Q.cv);
+    }
+    pthread_mutex_unlock(&Q.lock);
+}
+
 /* ---- pinned staging blocks, one per flush in flight ------------------------ */
 
 struct gm_pin {
@@ -125,17 +170,40 @@ static size_t module_words(const struct gm_modinst *m)
     return n;
 }
 
-static struct gm_pin *pin_get(struct gm_modinst *m)
+/* Staging blocks per module at most: flushes that outrun the GPU by more
+ * wait for the oldest to be folded (back-pressure, like a full launch queue). */
+#define GM_MAX_PINS 8u
+
+static int reap_one(int block);
+
+static struct gm_pin *pin_take(struct gm_modinst *m, int *may_alloc)
 {
     pthread_mutex_lock(&m->mu);
     struct gm_pin *p = m->pins;
     if (p) m->pins = p->next;
+    *may_alloc = !p && m->npins < GM_MAX_PINS;
+    if (*may_alloc) m->npins++;
     pthread_mutex_unlock(&m->mu);
-    if (p) return p;
-    if (!(p = calloc(1, sizeof *p))) return NULL;
+    return p;
+}
+
+static struct gm_pin *pin_get(struct gm_modinst *m)
+{
+    int may_alloc = 0, more = 1;
+    struct gm_pin *p = pin_take(m, &may_alloc);
+    while (!p && !may_alloc && more) { /* every block in flight: fold the oldest work */
+        pthread_mutex_lock(&Q.reap);
+        more = reap_one(1);
+        pthread_mutex_unlock(&Q.reap);
+        p = pin_take(m, &may_alloc);
+    }
+    if (p || !may_alloc) return p;
     void *mem = NULL;
-    if (gm_cu.cuMemAllocHost(&mem, module_words(m) * 8 + 8) != CUDA_SUCCESS) {
+    if (!(p = calloc(1, sizeof *p)) || gm_cu.cuMemAllocHost(&mem, module_words(m) * 8 + 8) != CUDA_SUCCESS) {
         free(p);
+        pthread_mutex_lock(&m->mu);
+        m->npins--;
+        pthread_mutex_unlock(&m->mu);
         return NULL;
     }
     p->data = mem;
@@ -182,51 +250,6 @@ static void fold_counts(struct gm_modinst *m, const char *owner, int graph, uint
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-/* ---- the collector's queue ----------------------------------------------- */
-
-enum { JOB_TIME = 1, JOB_FLUSH };
-struct job {
-    struct job *next;
-    int kind;
-    CUcontext ctx;
-    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
-    size_t rec;                 /* time: launch record */
-    const char *name;           /* time: kernel; flush: owner */
-    int graph;
-    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
-    const struct gm_rt_sitetab **tabs; /* -> tab_space */
-    struct gm_modinst *m;       /* flush */
-    uint64_t launches;
-    struct gm_pin *pin;
-    const struct gm_rt_sitetab *tab_space[];
-};
-
-static struct {
-    pthread_mutex_t lock;       /* guards head, tail */
-    pthread_cond_t cv;
-    struct job *head, **tail;
-    pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
-    pthread_once_t once;
-    int started;
-    int asleep;                 /* the collector waits for a signal, not a timeout */
-} Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
-       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
-
-/* Waking the collector costs the launching thread a system call: it is
- * woken only from a long sleep; while launches come it polls every ms. */
-static void push_job(struct job *j)
-{
-    pthread_mutex_lock(&Q.lock);
-    j->next = NULL;
-    *Q.tail = j;
-    Q.tail = &j->next;
-    if (Q.asleep) {
-        Q.asleep = 0;
-        pthread_cond_signal(&Q.cv);
-    }
-    pthread_mutex_unlock(&Q.lock);
-}
-
 static void fold_time(const struct job *j, CUresult r)
 {
     float ms = -1.0f;
@@ -234,10 +257,16 @@ static void fold_time(const struct job *j, CUresult r)
     if (r == CUDA_SUCCESS && j->ev0 &&
         gm_cu.cuEventElapsedTime(&ms, j->ev0->ev, j->done->ev) == CUDA_SUCCESS && ms >= 0)
         ns = (int64_t)((double)ms * 1e6);
+    /* the last kernel's entry (entries are never freed; reaping is serial) */
+    static const char *last_name;
+    static const struct gm_rt_sitetab *last_tab;
+    static struct gm_kstat *last_k;
     pthread_mutex_lock(&gm_st.lock);
     if (j->rec < gm_st.nlaunch_recs) gm_st.launch_recs[j->rec].gpu_ns = ns;
     for (uint32_t i = 0; ns >= 0 && i < j->ntabs; i++) {
-        struct gm_kstat *k = gm_kstat_get(j->name, j->tabs[i]);
+        struct gm_kstat *k = j->name == last_name && j->tabs[i] == last_tab
+                                 ? last_k : gm_kstat_get(j->name, j->tabs[i]);
+        if (k) last_name = j->name, last_tab = j->tabs[i], last_k = k;
         if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
     }
     pthread_mutex_unlock(&gm_st.lock);
@@ -306,9 +335,17 @@ static void *collector(void *arg)
             }
         }
         idle = 0;
+        /* wait without holding Q.reap (a launch short of staging blocks or
+         * the end of the program may reap meanwhile), then fold what is done */
+        struct gm_ev *ev = ev_ref(Q.head->done);
+        CUcontext ctx = Q.head->ctx, dummy;
         pthread_mutex_unlock(&Q.lock);
+        int pushed = gm_cu.cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+        gm_cu.cuEventSynchronize(ev->ev);
+        if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+        ev_put(ev);
         pthread_mutex_lock(&Q.reap);
-        while (reap_one(1)) {}
+        while (reap_one(0)) {}
         pthread_mutex_unlock(&Q.reap);
     }
     return NULL;

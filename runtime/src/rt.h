@@ -108,6 +108,7 @@ struct gm_modinst {
     struct gm_ev *flush_ev; /* end of the last flush */
     uint64_t flush_gen;     /* flushes so far */
     struct gm_pin *pins;    /* free staging blocks */
+    uint32_t npins;         /* staging blocks allocated (free or in flight) */
     uint32_t replicas;
     CUdeviceptr alloctab_global; /* gm_alloctab__allocations__<modid>, or 0 */
     int traced;             /* has a gm_trace_buf global (tracing) */
