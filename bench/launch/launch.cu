@@ -7,6 +7,8 @@
 //   MODE 1stream : LAUNCHES axpy kernels (16k floats) on one stream
 //        4streams: the same, round-robin over 4 streams
 //        4threads: 4 host threads, each LAUNCHES/4 on its own stream
+//        alternate: axpy and scale (two kernels of one module) alternating
+//                  on one stream: each launch changes the counters' owner
 //        overlap : 4 spin kernels (one block each, ~20 ms) on 4 streams,
 //                  then the same 4 on one stream; prints the ratio
 //        exact1  : one axpy and one scale launch, synchronised (reference)
@@ -57,11 +59,14 @@ static double now_us(void)
 }
 
 static float *g_x, *g_y;
+static int g_alternate;
 
 static void loop(cudaStream_t *s, int ns, int launches)
 {
-    for (int i = 0; i < launches; i++)
-        axpy<<<N / THREADS, THREADS, 0, s[i % ns]>>>(1.0001f, g_x, g_y, N);
+    for (int i = 0; i < launches; i++) {
+        if (g_alternate && i % 2) scale<<<N / THREADS, THREADS, 0, s[i % ns]>>>(0.9999f, g_y, N);
+        else axpy<<<N / THREADS, THREADS, 0, s[i % ns]>>>(1.0001f, g_x, g_y, N);
+    }
 }
 
 struct targ { int launches; cudaStream_t s; double host_us; };
@@ -158,9 +163,10 @@ int main(int argc, char **argv)
         exact_mode(launches);
         return 0;
     } else if (!strcmp(mode, "overlap")) overlap_mode();
-    else if (!strcmp(mode, "1stream") || !strcmp(mode, "4streams") || !strcmp(mode, "4threads"))
+    else if (!strcmp(mode, "1stream") || !strcmp(mode, "4streams") || !strcmp(mode, "4threads") ||
+             (g_alternate = !strcmp(mode, "alternate")))
         axpy_mode(mode, launches);
-    else { fprintf(stderr, "launch: unknown mode %s (1stream 4streams 4threads overlap exact1 exact)\n", mode); return 2; }
+    else { fprintf(stderr, "launch: unknown mode %s (1stream 4streams 4threads alternate overlap exact1 exact)\n", mode); return 2; }
     CK(cudaFree(g_x));
     CK(cudaFree(g_y));
     return 0;

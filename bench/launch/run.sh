@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Runs the launch benchmark on the GPU machine: for each mode (1stream,
-# 4streams, 4threads: 20,000 launches; overlap), the --gm-off build and the
+# 4streams, 4threads, alternate: 20,000 launches; overlap), the --gm-off build and the
 # instrumented build, alternating, REPS times (default 3; the median of the
 # host time per launch is kept), then prints and writes to
 # $OUT/launch.md a table: host us per launch off / instrumented and the
@@ -31,7 +31,7 @@ field() { awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) 
   echo "| mode | off host us/launch | inst host us/launch | ratio | off wall us/launch | inst wall us/launch |"
   echo "|---|---|---|---|---|---|"
 } >"$out/launch.md"
-for mode in 1stream 4streams 4threads; do
+for mode in 1stream 4streams 4threads alternate; do
   for v in off inst; do : >"$out/launch.$mode.$v"; done
   r=0
   while [ "$r" -lt "$reps" ]; do

@@ -262,6 +262,14 @@ void gm_alloctab_enter(struct gm_modinst *m, CUstream stream, int device)
     if (gm_cu.cuMemcpyHtoD(m->alloctab_global, &at, sizeof at) == CUDA_SUCCESS && u->n) u->active = 1;
 }
 
+void gm_alloctab_off(struct gm_modinst *m)
+{
+    struct gm_alloctab at = {.version = GM_ALLOCTAB_VERSION, .gran_shift = gran_shift(),
+                             .chunk_shift = GM_CHUNK_SHIFT};
+    m->up.active = 0;
+    if (m->alloctab_global) gm_cu.cuMemcpyHtoD(m->alloctab_global, &at, sizeof at); /* n == 0 */
+}
+
 /* ---- exit: read back and accumulate ------------------------------------ */
 
 static struct gm_astat *g_astats;

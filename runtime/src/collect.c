@@ -106,6 +106,51 @@ void gm_col_forget_ctx(CUcontext ctx)
     pthread_mutex_unlock(&g_evlock);
 }
 
+/* ---- the collector's queue ----------------------------------------------- */
+
+enum { JOB_TIME = 1, JOB_FLUSH };
+struct job {
+    struct job *next;
+    int kind;
+    CUcontext ctx;
+    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
+    size_t rec;                 /* time: launch record */
+    const char *name;           /* time: kernel; flush: owner */
+    int graph;
+    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
+    const struct gm_rt_sitetab **tabs; /* -> tab_space */
+    struct gm_modinst *m;       /* flush */
+    uint64_t launches;
+    struct gm_pin *pin;
+    const struct gm_rt_sitetab *tab_space[];
+};
+
+static struct {
+    pthread_mutex_t lock;       /* guards head, tail */
+    pthread_cond_t cv;
+    struct job *head, **tail;
+    pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
+    pthread_once_t once;
+    int started;
+    int asleep;                 /* the collector waits for a signal, not a timeout */
+} Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
+       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
+
+/* Waking the collector costs the launching thread a system call: it is
+ * woken only from a long sleep; while launches come it polls every ms. */
+static void push_job(struct job *j)
+{
+    pthread_mutex_lock(&Q.lock);
+    j->next = NULL;
+    *Q.tail = j;
+    Q.tail = &j->next;
+    if (Q.asleep) {
+        Q.asleep = 0;
+        pthread_cond_signal(&Q.cv);
+    }
+    pthread_mutex_unlock(&Q.lock);
+}
+
 /* ---- pinned staging blocks, one per flush in flight ------------------------ */
 
 struct gm_pin {
@@ -125,17 +170,40 @@ static size_t module_words(const struct gm_modinst *m)
     return n;
 }
 
-static struct gm_pin *pin_get(struct gm_modinst *m)
+/* Staging blocks per module at most: flushes that outrun the GPU by more
+ * wait for the oldest to be folded (back-pressure, like a full launch queue). */
+#define GM_MAX_PINS 8u
+
+static int reap_one(int block);
+
+static struct gm_pin *pin_take(struct gm_modinst *m, int *may_alloc)
 {
     pthread_mutex_lock(&m->mu);
     struct gm_pin *p = m->pins;
     if (p) m->pins = p->next;
+    *may_alloc = !p && m->npins < GM_MAX_PINS;
+    if (*may_alloc) m->npins++;
     pthread_mutex_unlock(&m->mu);
-    if (p) return p;
-    if (!(p = calloc(1, sizeof *p))) return NULL;
+    return p;
+}
+
+static struct gm_pin *pin_get(struct gm_modinst *m)
+{
+    int may_alloc = 0, more = 1;
+    struct gm_pin *p = pin_take(m, &may_alloc);
+    while (!p && !may_alloc && more) { /* every block in flight: fold the oldest work */
+        pthread_mutex_lock(&Q.reap);
+        more = reap_one(1);
+        pthread_mutex_unlock(&Q.reap);
+        p = pin_take(m, &may_alloc);
+    }
+    if (p || !may_alloc) return p;
     void *mem = NULL;
-    if (gm_cu.cuMemAllocHost(&mem, module_words(m) * 8 + 8) != CUDA_SUCCESS) {
+    if (!(p = calloc(1, sizeof *p)) || gm_cu.cuMemAllocHost(&mem, module_words(m) * 8 + 8) != CUDA_SUCCESS) {
         free(p);
+        pthread_mutex_lock(&m->mu);
+        m->npins--;
+        pthread_mutex_unlock(&m->mu);
         return NULL;
     }
     p->data = mem;
@@ -182,51 +250,6 @@ static void fold_counts(struct gm_modinst *m, const char *owner, int graph, uint
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-/* ---- the collector's queue ----------------------------------------------- */
-
-enum { JOB_TIME = 1, JOB_FLUSH };
-struct job {
-    struct job *next;
-    int kind;
-    CUcontext ctx;
-    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
-    size_t rec;                 /* time: launch record */
-    const char *name;           /* time: kernel; flush: owner */
-    int graph;
-    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
-    const struct gm_rt_sitetab **tabs; /* -> tab_space */
-    struct gm_modinst *m;       /* flush */
-    uint64_t launches;
-    struct gm_pin *pin;
-    const struct gm_rt_sitetab *tab_space[];
-};
-
-static struct {
-    pthread_mutex_t lock;       /* guards head, tail */
-    pthread_cond_t cv;
-    struct job *head, **tail;
-    pthread_mutex_t reap;       /* one reaper at a time (thread, drain) */
-    pthread_once_t once;
-    int started;
-    int asleep;                 /* the collector waits for a signal, not a timeout */
-} Q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, &Q.head,
-       PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0};
-
-/* Waking the collector costs the launching thread a system call: it is
- * woken only from a long sleep; while launches come it polls every ms. */
-static void push_job(struct job *j)
-{
-    pthread_mutex_lock(&Q.lock);
-    j->next = NULL;
-    *Q.tail = j;
-    Q.tail = &j->next;
-    if (Q.asleep) {
-        Q.asleep = 0;
-        pthread_cond_signal(&Q.cv);
-    }
-    pthread_mutex_unlock(&Q.lock);
-}
-
 static void fold_time(const struct job *j, CUresult r)
 {
     float ms = -1.0f;
@@ -234,10 +257,16 @@ static void fold_time(const struct job *j, CUresult r)
     if (r == CUDA_SUCCESS && j->ev0 &&
         gm_cu.cuEventElapsedTime(&ms, j->ev0->ev, j->done->ev) == CUDA_SUCCESS && ms >= 0)
         ns = (int64_t)((double)ms * 1e6);
+    /* the last kernel's entry (entries are never freed; reaping is serial) */
+    static const char *last_name;
+    static const struct gm_rt_sitetab *last_tab;
+    static struct gm_kstat *last_k;
     pthread_mutex_lock(&gm_st.lock);
     if (j->rec < gm_st.nlaunch_recs) gm_st.launch_recs[j->rec].gpu_ns = ns;
     for (uint32_t i = 0; ns >= 0 && i < j->ntabs; i++) {
-        struct gm_kstat *k = gm_kstat_get(j->name, j->tabs[i]);
+        struct gm_kstat *k = j->name == last_name && j->tabs[i] == last_tab
+                                 ? last_k : gm_kstat_get(j->name, j->tabs[i]);
+        if (k) last_name = j->name, last_tab = j->tabs[i], last_k = k;
         if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
     }
     pthread_mutex_unlock(&gm_st.lock);
@@ -306,9 +335,17 @@ static void *collector(void *arg)
             }
         }
         idle = 0;
+        /* wait without holding Q.reap (a launch short of staging blocks or
+         * the end of the program may reap meanwhile), then fold what is done */
+        struct gm_ev *ev = ev_ref(Q.head->done);
+        CUcontext ctx = Q.head->ctx, dummy;
         pthread_mutex_unlock(&Q.lock);
+        int pushed = gm_cu.cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+        gm_cu.cuEventSynchronize(ev->ev);
+        if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+        ev_put(ev);
         pthread_mutex_lock(&Q.reap);
-        while (reap_one(1)) {}
+        while (reap_one(0)) {}
         pthread_mutex_unlock(&Q.reap);
     }
     return NULL;
@@ -382,6 +419,9 @@ static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
 static void flush_on(struct gm_modinst *m, CUstream s)
 {
     if (!m->owner || !m->owned) return;
+    gm_debug("flush: %s, %llu launches, module %016llx, on stream %p after %u other streams",
+             m->owner, (unsigned long long)m->owned, (unsigned long long)m->tab->modid, (void *)s,
+             m->nstreams);
     pthread_mutex_lock(&m->mu);
     struct gm_mstream *me = mstream(m, s);
     for (uint32_t i = 0; i < m->nstreams; i++) {
@@ -390,14 +430,14 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     }
     if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
     pthread_mutex_unlock(&m->mu);
-    struct gm_pin *pin = pin_get(m);
+    struct gm_pin *pin = m->owner_discard ? NULL : pin_get(m); /* unselected: only zeroed */
     CUresult r = CUDA_SUCCESS;
     for (uint32_t i = 0, off = 0; pin && r == CUDA_SUCCESS && i < m->nsets; i++) {
         size_t n = set_words(m, &m->sets[i]);
         r = gm_cu.cuMemcpyDtoHAsync(pin->data + off, m->sets[i].dev, n * 8, s);
         off += (uint32_t)n;
     }
-    if (!pin || r != CUDA_SUCCESS) { /* the host waits; counts stay exact */
+    if (!m->owner_discard && (!pin || r != CUDA_SUCCESS)) { /* the host waits; counts stay exact */
         sync_fallback(m, s, pin);
         pin = NULL;
     }
@@ -424,6 +464,23 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     if ((me = mstream(m, s))) me->gen = m->flush_gen;
     m->owned = 0;
     pthread_mutex_unlock(&m->mu);
+}
+
+/* A retired entry keeps its last event (flushes still wait for it) but is
+ * never taken for a live stream. */
+#define RETIRED ((CUstream)(uintptr_t)-1)
+
+void gm_col_stream_destroyed(CUstream s)
+{
+    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return;
+    pthread_mutex_lock(&gm_st.launch_lock);
+    for (struct gm_modinst *m = gm_st.mods; m; m = m->next) {
+        pthread_mutex_lock(&m->mu);
+        for (uint32_t i = 0; i < m->nstreams; i++)
+            if (m->streams[i].s == s) m->streams[i].s = RETIRED;
+        pthread_mutex_unlock(&m->mu);
+    }
+    pthread_mutex_unlock(&gm_st.launch_lock);
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -475,6 +532,7 @@ void gm_col_enter(struct gm_launch_state *ls, CUstream s)
             flush_on(m, s);
             m->owner = ls->name;
             m->owner_graph = ls->graph;
+            m->owner_discard = ls->discard;
         }
         struct gm_ev *wait = NULL;
         pthread_mutex_lock(&m->mu);
@@ -509,7 +567,8 @@ void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
     struct job *j = ev1 ? malloc(sizeof *j + ls->nmods * sizeof j->tab_space[0]) : NULL;
     if (j) {
         *j = (struct job){.kind = JOB_TIME, .ctx = ls->mods[0]->ctx, .ev0 = ls->ev0, .done = ev1,
-                          .rec = ls->rec, .name = ls->name, .ntabs = ls->nmods, .tabs = j->tab_space};
+                          .rec = ls->rec, .name = ls->name, .ntabs = ls->discard ? 0 : ls->nmods,
+                          .tabs = j->tab_space};
         for (uint32_t i = 0; i < ls->nmods; i++) j->tab_space[i] = ls->mods[i]->tab;
         push_job(j);
     } else {

@@ -12,6 +12,7 @@
 #include "rt.h"
 #include "trace_session.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -368,8 +369,23 @@ static void note_device(CUdevice dev)
     pthread_mutex_unlock(&gm_st.lock);
 }
 
+/* Bumped when a context is destroyed: its handle may come back for another device. */
+static atomic_uint g_ctx_gen;
+
+/* The current context's device; cached per thread (a context's device never changes). */
+static CUdevice ctx_device(CUcontext ctx)
+{
+    static _Thread_local struct { CUcontext ctx; unsigned gen; CUdevice dev; } c = {NULL, 0, -1};
+    unsigned gen = atomic_load(&g_ctx_gen);
+    if (ctx && c.ctx == ctx && c.gen == gen) return c.dev;
+    CUdevice dev = -1;
+    if (gm_cu.cuCtxGetDevice(&dev) != CUDA_SUCCESS) return -1;
+    c.ctx = ctx, c.gen = gen, c.dev = dev;
+    return dev;
+}
+
 static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_desc *d, int inst,
-                              CUdevice *devp)
+                              CUcontext ctx, CUdevice *devp)
 {
     struct gm_tls *t = gm_tls();
     struct gm_tl_event e = {.kind = GM_TL_LAUNCH, .stream = (uint64_t)(uintptr_t)d->stream,
@@ -379,8 +395,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     static _Thread_local uint32_t tid;
     if (!tid) tid = (uint32_t)syscall(SYS_gettid);
     e.tid = tid;
-    CUdevice dev = -1;
-    gm_cu.cuCtxGetDevice(&dev);
+    CUdevice dev = ctx_device(ctx);
     e.device = (uint16_t)dev;
     note_device(dev);
     *devp = dev;
@@ -471,14 +486,24 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     struct gm_fninfo *fi = graph ? graph_fninfo(cb->context) : resolve(d->fn, cb->context, cb->symbolName);
     int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
     pthread_mutex_unlock(&gm_st.launch_lock);
+    ls.discard = inst && !gm_select_launch(ls.name);
+    if (ls.discard) { /* not selected: its counts are thrown away */
+        static const char *unmeasured;
+        if (!unmeasured) unmeasured = gm_intern("[not measured]");
+        ls.name = unmeasured;
+        ls.graph = 0;
+    }
     CUdevice dev = -1;
-    ls.seq = record_launch(fi, d, inst, &dev);
+    ls.seq = record_launch(fi, d, inst, cb->context, &dev);
     ls.rec = gm_tls()->launch_rec;
     if (inst) {
         gm_col_enter(&ls, d->stream);
-        for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) gm_alloctab_enter(ls.mods[i], d->stream, (int)dev);
+        for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) {
+            if (ls.discard) gm_alloctab_off(ls.mods[i]);
+            else gm_alloctab_enter(ls.mods[i], d->stream, (int)dev);
+        }
         struct gm_trace_launch_args ta = {
-            .func = (CUfunction)d->fn, .name = ls.name, .dyn_shared = d->shmem,
+            .func = (CUfunction)d->fn, .name = fi->name, .dyn_shared = d->shmem,
             .stream = d->stream, .modules = &gm_st.reg, .allocs = &gm_st.allocs };
         memcpy(ta.grid, d->grid, sizeof ta.grid);
         memcpy(ta.block, d->block, sizeof ta.block);
@@ -526,6 +551,7 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 void gm_on_context_destroy(CUcontext ctx)
 {
+    atomic_fetch_add(&g_ctx_gen, 1);
     /* what its launches counted, while it still exists (bounded waits: the
      * driver is inside the destruction) */
     gm_col_drain(ctx, 1);

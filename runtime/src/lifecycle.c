@@ -83,6 +83,9 @@ void gm_report_all(int end_kind, int status, int in_signal)
 {
     if (!gm_st.active || atomic_exchange(&g_reported, 1)) return;
     gm_col_drain(NULL, in_signal); /* counters and kernel times still in flight */
+    char *sel = gm_select_note();
+    if (sel) gm_warn("%s", sel);
+    free(sel);
     if (!in_signal) gm_trace_shutdown();   /* online simulation report, trace file */
     write_report(end_kind, status, in_signal);
     gm_st.active = 0;

@@ -14,7 +14,7 @@
 #define GM_MAX_COLS 8 /* wider counter sets are summed in the table (CSV has all) */
 
 /* Demangled C++ name (malloc'd) or NULL, via the C++ ABI if it is loaded. */
-static char *demangle(const char *name)
+char *gm_rt_demangle(const char *name)
 {
     typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
     demangle_fn fn = (demangle_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
@@ -101,7 +101,7 @@ static void print_site(FILE *f, const struct gm_kstat *k, uint32_t site)
 
 static void print_kernel(FILE *f, const struct gm_kstat *k)
 {
-    char *dm = demangle(k->name);
+    char *dm = gm_rt_demangle(k->name);
     fprintf(f, "gpumem: kernel %s [%s, module %016llx, %s] %llu launch%s\n", dm ? dm : k->name,
             k->name, (unsigned long long)k->tab->modid, gm_sitetab_str(k->tab, k->tab->hdr->source_str),
             (unsigned long long)k->launches, k->launches == 1 ? "" : "es");

@@ -101,12 +101,14 @@ struct gm_modinst {
     pthread_mutex_t mu;     /* guards streams, owned */
     const char *owner;      /* interned kernel name, or NULL */
     int owner_graph;        /* the owner is the [CUDA graph] pseudo-kernel */
+    int owner_discard;      /* the owner is launches not selected: zero, never read */
     uint64_t owned;         /* owner's launches since the last flush */
     struct gm_mstream *streams;
     uint32_t nstreams, capstreams;
     struct gm_ev *flush_ev; /* end of the last flush */
     uint64_t flush_gen;     /* flushes so far */
     struct gm_pin *pins;    /* free staging blocks */
+    uint32_t npins;         /* staging blocks allocated (free or in flight) */
     uint32_t replicas;
     CUdeviceptr alloctab_global; /* gm_alloctab__allocations__<modid>, or 0 */
     int traced;             /* has a gm_trace_buf global (tracing) */
@@ -219,6 +221,7 @@ struct gm_launch_state {
     int graph;              /* the [CUDA graph] pseudo-kernel */
     int sync;               /* waits for the kernel at exit (allocations analysis) */
     int traced;             /* a module has a trace buffer (trace_session.h) */
+    int discard;            /* not selected (select.c): counts are thrown away */
     struct gm_modinst **mods; /* its modules, sorted by address, locked */
     uint32_t nmods, cap;
     size_t rec;             /* index in gm_st.launch_recs, or SIZE_MAX */
@@ -241,8 +244,18 @@ GM_HIDDEN void gm_col_modinst_init(struct gm_modinst *m);
 /* After its counter sets exist: one pinned staging block ready. */
 GM_HIDDEN void gm_col_modinst_ready(struct gm_modinst *m);
 GM_HIDDEN void gm_col_modinst_free(struct gm_modinst *m);
+/* A stream is being destroyed: its handle may come back as a new stream,
+ * which is not ordered after the old one's work (its entries are retired). */
+GM_HIDDEN void gm_col_stream_destroyed(CUstream s);
 /* Drop pooled events of a context being destroyed. */
 GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);
+
+/* ---- run-time launch selection (select.c) ---------------------------- */
+/* 1 if this launch of kernel `name` (interned) is measured: GPUMEM_KERNEL_REGEX,
+ * GPUMEM_LAUNCH_SKIP, GPUMEM_LAUNCH_EVERY, GPUMEM_LAUNCH_COUNT. */
+GM_HIDDEN int gm_select_launch(const char *name);
+/* The report note on what was measured (NULL when every launch was). */
+GM_HIDDEN char *gm_select_note(void);
 
 /* ---- allocations analysis (alloc_upload.c) --------------------------- */
 struct gm_astat_launch {
@@ -263,6 +276,8 @@ struct gm_astat {            /* what the handler measured for one allocation */
 };
 GM_HIDDEN void gm_alloctab_enter(struct gm_modinst *m, CUstream stream, int device);
 GM_HIDDEN void gm_alloctab_exit(struct gm_modinst *m, uint64_t seq);
+/* A launch that is not measured: the handler is off (empty table). */
+GM_HIDDEN void gm_alloctab_off(struct gm_modinst *m);
 GM_HIDDEN void gm_alloctab_forget_ctx(CUcontext ctx);
 GM_HIDDEN const struct gm_astat *gm_astat_find(uint64_t id);
 
@@ -287,6 +302,8 @@ GM_HIDDEN void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *
 enum gm_end_kind { GM_RT_END_NORMAL = 1, GM_RT_END_EXIT, GM_RT_END_SIGNAL };
 GM_HIDDEN void gm_report_all(int end_kind, int status, int in_signal);
 GM_HIDDEN void gm_report_plain(FILE *f);
+/* Demangled C++ name (malloc'd) or NULL, via the C++ ABI if it is loaded. */
+GM_HIDDEN char *gm_rt_demangle(const char *name);
 GM_HIDDEN void gm_report_timeline_csv(FILE *f, int symbolize);
 GM_HIDDEN void gm_report_counters_csv(FILE *f);
 /* Fill the report library's model (report_model.c, when it is linked). */

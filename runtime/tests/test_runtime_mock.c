@@ -27,6 +27,8 @@ void *mock_cuda_global(const char *name);
 long mock_cuda_live_buffers(void);
 void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg);
 void mock_cuda_hold(int on);
+void mock_cuda_app_thread(void);
+void mock_cuda_stream_destroy(CUstream s);
 void mock_cuda_sync_all(void);
 long mock_cuda_pending(void);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
@@ -287,6 +289,7 @@ static void launch_on(CUstream s, const char *sym, unsigned warps)
 static void *ptsz_main(void *arg)
 {
     (void)arg;
+    mock_cuda_app_thread();
     for (int k = 0; k < 5; k++) {
         cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
                                     .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
@@ -313,6 +316,13 @@ static void streams(void)
     for (uintptr_t i = 0; i < 2; i++) pthread_create(&t[i], NULL, ptsz_main, (void *)i);
     for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
     launch_on(s3, OTHER, 300);
+    /* s2 is destroyed with "other" still queued on it and its handle comes
+     * back as a new stream: the flush there must still wait for it */
+    launch_on(s2, OTHER, 300);
+    cuStreamDestroy_v2_params sd = {.hStream = s2};
+    DRV(cuStreamDestroy_v2, &sd, NULL);
+    mock_cuda_stream_destroy(s2);
+    launch_on(s2, VECADD, 1000);
     printf("test: %ld stream operations in flight at the end\n", mock_cuda_pending());
     mock_cuda_hold(0);
 }
@@ -365,6 +375,21 @@ static void sites(void)
     }
 }
 
+/* Two kernels of one module alternating 50 times over two streams while
+ * the collector cannot make progress: more flushes in flight than staging
+ * blocks, so flushes wait for older ones (back-pressure); counts exact. */
+static void alternate(void)
+{
+    mock_cuda_sync_all();
+    mock_cuda_hold(1);
+    for (int k = 0; k < 25; k++) {
+        launch_on((CUstream)0x101, VECADD, 1000);
+        launch_on((CUstream)0x102, OTHER, 300);
+    }
+    printf("test: %ld stream operations in flight at the end\n", mock_cuda_pending());
+    mock_cuda_hold(0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv\n"); return 2; }
@@ -382,6 +407,7 @@ int main(int argc, char **argv)
         printf("test: context destroyed, %ld stream operations left\n", mock_cuda_pending());
     }
     if (!strcmp(argv[2], "bench")) bench();
+    if (!strcmp(argv[2], "alternate")) alternate();
     if (!strcmp(argv[2], "sites")) sites();
     printf("test: done\n");
     fflush(stdout);

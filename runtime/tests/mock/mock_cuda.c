@@ -167,12 +167,15 @@ static int all_empty(const void *unused)
     return 1;
 }
 
-/* mock_cuda_hold(1): only the calling thread may run stream work until
- * mock_cuda_hold(0); other threads' waits block (a test counts what is
- * queued while the runtime's collector thread cannot make progress). */
+/* mock_cuda_hold(1): only the calling thread and threads that called
+ * mock_cuda_app_thread (the program's) may run stream work until
+ * mock_cuda_hold(0); other threads' (the runtime's collector) waits block:
+ * a test counts what is queued while the collector cannot make progress. */
 static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
 static int g_hold;
 static pthread_t g_holder;
+static _Thread_local int t_app;
+MOCK_API void mock_cuda_app_thread(void) { t_app = 1; }
 MOCK_API void mock_cuda_hold(int on)
 {
     pthread_mutex_lock(&g_mu);
@@ -185,7 +188,7 @@ MOCK_API void mock_cuda_hold(int on)
 /* Runs operations until cond holds; a wait that can never end is a test failure. */
 static void run_until(int (*cond)(const void *), const void *arg)
 {
-    while (g_hold && !pthread_equal(g_holder, pthread_self())) pthread_cond_wait(&g_cv, &g_mu);
+    while (g_hold && !t_app && !pthread_equal(g_holder, pthread_self())) pthread_cond_wait(&g_cv, &g_mu);
     while (!cond(arg))
         if (!step()) { fprintf(stderr, "mock: deadlock: waiting for work that can never run\n"); abort(); }
 }
@@ -210,6 +213,16 @@ MOCK_API void mock_cuda_launch(CUstream s, void (*fn)(void *), void *arg)
 {
     pthread_mutex_lock(&g_mu);
     enqueue(s, (struct op){.kind = OP_FN, .fn = fn, .arg = arg});
+    pthread_mutex_unlock(&g_mu);
+}
+/* cuStreamDestroy: the stream's queued work goes on under a dead handle;
+ * the handle may come back as a new stream, not ordered after it. */
+MOCK_API void mock_cuda_stream_destroy(CUstream s)
+{
+    static uintptr_t dead = 0xdead0000;
+    pthread_mutex_lock(&g_mu);
+    for (int i = 0; i < g_nq; i++)
+        if (g_q[i].s == s) g_q[i].s = (CUstream)dead++;
     pthread_mutex_unlock(&g_mu);
 }
 /* cuCtxSynchronize as the program calls it (cudaDeviceSynchronize). */
