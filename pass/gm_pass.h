@@ -26,6 +26,8 @@ struct gm_pass_options {
     int strip_debug;          /* -gm-strip-debug */
     int off;                  /* -gm-off */
     int reconverge;           /* -gm-reconverge: warp sync after each handler call */
+    int inline_growth;        /* -gm-inline-growth: % of a function's size for inlined
+                                 handlers; -1: every site inlined (-gm-inline-all) */
 };
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a

@@ -34,6 +34,7 @@ struct gm_cfg {
     int has_kre, has_fre;
     int strip, off;
     int reconverge;                   /* -gm-reconverge (insert.c) */
+    int growth_pct;                   /* -gm-inline-growth (outline.c) */
     char **paths;                     /* handler bitcode files */
     int npaths;
 };
@@ -57,6 +58,8 @@ int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, str
 void gm_handlers_free(struct gm_handlers *h);
 int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e);
 void gm_fold_nsites(LLVMModuleRef m);
+int gm_is_handler_code(LLVMValueRef f);          /* linked from handler bitcode */
+void gm_drop_dead_handler_calls(LLVMModuleRef m);  /* dead.c */
 /* Register accumulators (accum.c): returns 1 if any was made; s (may be
  * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
@@ -105,7 +108,34 @@ int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
 int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
                 struct gm_sites *s, struct gm_site_rec *proto);
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
-                    const struct gm_active *a, int reconverge, struct gm_err *e);
+                    const struct gm_active *a, const struct gm_cfg *c, struct gm_err *e);
+/* The calls of every handler of ev at b's position, with reconvergence
+ * (insert.c); ins is insert.c's state. */
+struct gm_ins;
+void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                      unsigned nargs);
+
+/* Inlined or out-of-line handlers per site (outline.c). */
+#define GM_OOL_PREFIX "gm_ool__"
+struct gm_ool {
+    LLVMModuleRef m;
+    const struct gm_handlers *h;
+    struct gm_ins *ins;
+    int growth_pct;                   /* -gm-inline-growth */
+    unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
+    int block[GM_EV_N];               /* they use block accumulators */
+    struct gm_ool_wrap { enum gm_ev ev; uint32_t info; LLVMValueRef fn; } *wrap;
+    size_t nwrap;                     /* gm_ool__<event>__<info>, made on first use */
+    LLVMValueRef fn;                  /* function of the current site */
+    int kernel;
+    unsigned long long budget, spent;
+    struct gm_blocks blocks;
+};
+void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h, int growth_pct);
+void gm_ool_free(struct gm_ool *o);
+int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
+LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                         unsigned nargs);
 LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
 
 /* Module-level pieces. */

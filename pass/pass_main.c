@@ -76,7 +76,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     gm_select_sites(m, fns, nfns, &a, &s);
     free(fns);
     int rc = 1;
-    if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c->reconverge, e) < 0 ||
+    if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c, e) < 0 ||
                 gm_define_module_globals(m, modid, (uint32_t)s.n, h) < 0 ||
                 gm_emit_sitetab(m, modid, &s, h, e) < 0 || gm_handlers_inline(m, &s, e) < 0))
         rc = -1;

@@ -29,6 +29,11 @@ static cl::opt<bool> StripDebug("gm-strip-debug", cl::init(false),
     cl::desc("gpumem: strip debug info from device modules after reading locations"));
 static cl::opt<bool> Reconverge("gm-reconverge", cl::init(true),
     cl::desc("gpumem: reconverge the lanes of a site after each handler call (default on)"));
+static cl::opt<unsigned> InlineGrowth("gm-inline-growth", cl::init(100), cl::Hidden,
+    cl::desc("gpumem: handlers inlined at sites in loops of a kernel up to this percentage "
+             "of the kernel's instructions; other sites call one out-of-line copy"));
+static cl::opt<bool> InlineAll("gm-inline-all", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: inline the handlers at every site (no out-of-line copies; tests)"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
     cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
 
@@ -37,7 +42,8 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
                          InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
-                         StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0};
+                         StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
+                         InlineAll ? -1 : (int)InlineGrowth};
     char err[1024] = "";
     int r = gm_pass_run(wrap(&M), &o, err, sizeof err);
     if (r < 0)
