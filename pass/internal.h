@@ -48,6 +48,7 @@ struct gm_hglobal { char *name, *sym; uint32_t size, slots, flags; char *slotnam
 
 struct gm_handlers {
     LLVMModuleRef *mods; int nmods;   /* parsed, not yet linked */
+    char *const *paths;               /* their files (the cfg's) */
     char **fn[GM_EV_N]; int nfn[GM_EV_N];
     struct gm_slots *slots; int nslots;
     struct gm_hglobal *globals; int nglobals;
@@ -55,6 +56,9 @@ struct gm_handlers {
 int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_cfg *c,
                      struct gm_err *e);
 int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e);
+/* Links src into dst (destroying src); 1 and a one-line message on error
+ * (link_diag.cpp: the host's diagnostic handler is kept out of it). */
+int gm_link_modules(LLVMModuleRef dst, LLVMModuleRef src, char *err, size_t len);
 void gm_handlers_free(struct gm_handlers *h);
 int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e);
 void gm_fold_nsites(LLVMModuleRef m);
@@ -149,6 +153,7 @@ int gm_emit_sitetab(LLVMModuleRef m, uint64_t modid, struct gm_sites *s,
 /* llvm.used / llvm.compiler.used editing. */
 void gm_used_remove(LLVMModuleRef m, int (*drop)(LLVMValueRef gv, void *arg), void *arg);
 void gm_used_append(LLVMModuleRef m, LLVMValueRef gv);
+void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 
 /* Calls by callee-name prefix; debug locations of inserted calls (calls.c). */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);

@@ -80,8 +80,10 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
                 gm_define_module_globals(m, modid, (uint32_t)s.n, h) < 0 ||
                 gm_emit_sitetab(m, modid, &s, h, e) < 0 || gm_handlers_inline(m, &s, e) < 0))
         rc = -1;
-    else if (s.n)
+    else if (s.n) {
         gm_fold_nsites(m);
+        gm_used_move_last(m);
+    }
     gm_strtab_free(&s.str);
     gm_sites_free(&s);
     return rc == 1 ? verify(m, e) : rc;
