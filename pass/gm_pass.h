@@ -34,6 +34,10 @@ struct gm_pass_options {
  * one-line message in err on bad input (options, handler files). */
 int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen);
 
+/* The function the pass was working on last ("" before any), for internal
+ * error messages. */
+const char *gm_pass_where(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -432,8 +432,10 @@ int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_h
     x.b = LLVMCreateBuilderInContext(x.ctx);
     gm_ool_init(&x.ool, m, h, c->growth_pct);
     x.ool.ins = &x;
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
+        gm_note_function(LLVMGetBasicBlockParent(LLVMGetInstructionParent(s->v[i].inst)));
         site_calls(&x, &s->v[i], (uint32_t)i);
+    }
     LLVMValueRef *done = gm_calloc(x.ndiv, sizeof *done);
     size_t ndone = 0;
     for (size_t i = 0; i < x.ndiv; i++) {
@@ -442,6 +444,7 @@ int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_h
         while (j < ndone && done[j] != fn) j++;
         if (j < ndone) continue;
         done[ndone++] = fn;
+        gm_note_function(fn);
         reconverge_regions(&x, fn);
     }
     free(done);

@@ -128,8 +128,8 @@ struct gm_ool {
     int growth_pct;                   /* -gm-inline-growth */
     unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
     int block[GM_EV_N];               /* they use block accumulators */
-    struct gm_ool_wrap { enum gm_ev ev; uint32_t info; LLVMValueRef fn; } *wrap;
-    size_t nwrap;                     /* gm_ool__<event>__<info>, made on first use */
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
+    size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
     LLVMValueRef fn;                  /* function of the current site */
     int kernel;
     unsigned long long budget, spent;
@@ -159,6 +159,9 @@ void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
 size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
 void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+
+/* The function being worked on, for internal errors (gm_pass_where). */
+void gm_note_function(LLVMValueRef f);
 
 /* Strings. */
 int gm_starts_with(const char *s, const char *prefix);

@@ -10,11 +10,13 @@
  * (-gm-inline-all: every site inlined). Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
- * site of a kernel. Every other site calls gm_ool__<event>__<info> (one
- * per event and info word in the module, internal, noinline), which calls
- * the event's handlers in order, with the same reconvergence as at a site
- * (insert.c) and the info word as the same constant: the handlers are
- * specialised for it as when inlined, and so are their registers. Counts
+ * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
+ * event and set of constant arguments in the module, internal, noinline),
+ * which calls the event's handlers in order, with the same reconvergence
+ * as at a site (insert.c) and those arguments (the info word, a load's
+ * value 0) as the same constants: the handlers are specialised for them
+ * as when inlined, and so are their registers; the site id and run-time
+ * values are its parameters. Counts
  * are the same either way: the handlers receive the same arguments.
  * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c.
  */
@@ -113,97 +115,72 @@ int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst)
     return 1;
 }
 
-/* Wrapper parameters per event: the handler's, less the info word. */
-static unsigned wrapper_params(struct gm_ool *o, enum gm_ev ev, LLVMTypeRef *p)
+/* A site's argument i is baked into the wrapper when it is a constant
+ * (the info word; a load's value 0; a memory intrinsic's constant length);
+ * the site id (argument 0) and run-time values stay parameters. */
+static int baked(LLVMValueRef *args, unsigned i)
 {
-    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
-    p[0] = i32;
-    if (ev == GM_EV_BMEM || ev == GM_EV_ALOAD) {
-        p[1] = i64, p[2] = i64;
-        return 3;
+    return i > 0 && LLVMIsAConstantInt(args[i]);
+}
+
+static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+{
+    for (size_t i = 0; i < o->nwrap; i++) {
+        struct gm_ool_wrap *w = &o->wrap[i];
+        int same = w->ev == ev;
+        for (unsigned k = 1; same && k < n; k++)
+            same = w->arg[k] == (baked(args, k) ? args[k] : NULL);
+        if (same)
+            return w->fn;
     }
-    if (ev == GM_EV_BRANCH) {
-        p[1] = i32;
-        return 2;
-    }
-    return 1;
-}
-
-static int has_info(enum gm_ev ev)
-{
-    return ev == GM_EV_BMEM || ev == GM_EV_ALOAD || ev == GM_EV_BRANCH;
-}
-
-/* Index of the info word among the handler's arguments. */
-static unsigned info_arg(enum gm_ev ev)
-{
-    return ev == GM_EV_BRANCH ? 1 : 2;
-}
-
-/* The handler arguments inside the wrapper: its parameters and info. */
-static unsigned handler_args(LLVMValueRef w, enum gm_ev ev, LLVMValueRef info, LLVMValueRef *a)
-{
-    unsigned n = LLVMCountParams(w), k = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (has_info(ev) && k == info_arg(ev))
-            a[k++] = info;
-        a[k++] = LLVMGetParam(w, i);
-    }
-    return k;
-}
-
-static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, uint32_t info)
-{
-    for (size_t i = 0; i < o->nwrap; i++)
-        if (o->wrap[i].ev == ev && o->wrap[i].info == info)
-            return o->wrap[i].fn;
     return NULL;
 }
 
-static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef info, LLVMTypeRef ty)
+static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
 {
     static const char *const names[GM_EV_N] = {"before_mem", "after_load", "before_branch",
                                                "kernel_entry", "kernel_exit"};
-    char name[96];
-    snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%08x", names[ev],
-             info ? (unsigned)LLVMConstIntGetZExtValue(info) : 0u);
+    LLVMTypeRef p[4];
+    unsigned np = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!baked(args, i))
+            p[np++] = LLVMTypeOf(args[i]);
     LLVMContextRef ctx = LLVMGetModuleContext(o->m);
-    LLVMValueRef w = LLVMAddFunction(o->m, name, ty);
+    char name[96];
+    snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%zu", names[ev], o->nwrap);
+    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0));
     LLVMSetLinkage(w, LLVMInternalLinkage);
     unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
-    unsigned na = handler_args(w, ev, info, a);
-    gm_call_handlers(o->ins, b, ev, a, na);
+    for (unsigned i = 0, k = 0; i < n; i++)
+        a[i] = baked(args, i) ? args[i] : LLVMGetParam(w, k++);
+    gm_call_handlers(o->ins, b, ev, a, n);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
+    if (!o->wrap)
+        abort();
+    struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
+    memset(r, 0, sizeof *r);
+    r->ev = ev, r->fn = w;
+    for (unsigned i = 1; i < n; i++)
+        r->arg[i] = baked(args, i) ? args[i] : NULL;
     return w;
 }
 
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs)
 {
-    LLVMTypeRef p[3];
-    unsigned np = wrapper_params(o, ev, p);
-    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
-    LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0);
-    LLVMValueRef info = has_info(ev) ? args[info_arg(ev)] : NULL;
-    uint32_t iv = info ? (uint32_t)LLVMConstIntGetZExtValue(info) : 0;
-    LLVMValueRef w = find_wrapper(o, ev, iv);
-    if (!w) {
-        w = make_wrapper(o, ev, info, ty);
-        o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
-        if (!o->wrap)
-            abort();
-        o->wrap[o->nwrap++] = (struct gm_ool_wrap){ev, iv, w};
-    }
+    LLVMValueRef w = find_wrapper(o, ev, args, nargs);
+    if (!w)
+        w = make_wrapper(o, ev, args, nargs);
     LLVMValueRef a[4];
     unsigned k = 0;
     for (unsigned i = 0; i < nargs; i++)
-        if (!info || i != info_arg(ev))
+        if (!baked(args, i))
             a[k++] = args[i];
-    return LLVMBuildCall2(b, ty, w, a, k, "");
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
 }

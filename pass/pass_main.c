@@ -92,6 +92,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
 int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen)
 {
     struct gm_err e = {err, errlen};
+    gm_note_function(NULL);
     if (!o || o->size < sizeof *o)
         return gm_fail(&e, "options struct too small");
     if (!is_nvptx(m))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plugin entry point of the gpumem pass: registers it at OptimizerLast (for
 // clang -fpass-plugin=) and as pipeline name "gpumem" (for opt), declares the
-// -gm-* options and hands them to gm_pass_run (C). Nothing else lives in C++;
+// -gm-* options and hands them to gm_pass_run (C), turning an exception from
+// underneath into a one-line error. Nothing else lives in C++;
 // depends on LLVM's plugin API and gm_pass.h only.
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -11,6 +12,8 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include "gm_pass.h"
+
+#include <exception>
 
 using namespace llvm;
 
@@ -45,7 +48,15 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
                          StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
                          InlineAll ? -1 : (int)InlineGrowth};
     char err[1024] = "";
-    int r = gm_pass_run(wrap(&M), &o, err, sizeof err);
+    int r;
+    // An exception from LLVM underneath (e.g. std::logic_error) ends in
+    // one line naming the function being instrumented, never an abort.
+    try {
+      r = gm_pass_run(wrap(&M), &o, err, sizeof err);
+    } catch (const std::exception &X) {
+      report_fatal_error(Twine("gpumem: internal error in function '") + gm_pass_where() +
+                             "': " + X.what(), false);
+    }
     if (r < 0)
       report_fatal_error(Twine("gpumem: ") + err, false);
     return r ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -1,7 +1,8 @@
 ; SPDX-License-Identifier: Apache-2.0
 ; Code growth bound (pass/outline.c): a site outside loops, or in a
 ; function that is not a kernel, calls one out-of-line copy of the event's
-; handlers per info word (two loads of the same shape share one); a site
+; handlers per set of constant arguments (info word, a load's value 0: two
+; loads of the same shape share one, a store has its own); a site
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none);
 ; the out-of-line copy holds the handler specialised for its info word and
@@ -15,11 +16,11 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @straight(
 ; CHECK-NOT: alloca
-; CHECK: call void @gm_ool__before_mem__[[LD:[0-9a-f]+]](i32 0,
+; CHECK: call void @gm_ool__before_mem__[[LD:[0-9]+]](i32 0, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load float
-; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1,
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load float
-; CHECK: call void @gm_ool__before_mem__[[ST:[0-9a-f]+]](i32 2,
+; CHECK: call void @gm_ool__before_mem__[[ST:[0-9]+]](i32 2, i64 %{{[0-9]+}}, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store float
 ; CHECK: ret void
 define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
@@ -78,8 +79,8 @@ exit:
   ret void
 }
 
-; One copy per info word, the handler and its helpers inlined in it.
-; CHECK: define internal void @gm_ool__before_mem__[[LD]](i32 %0, i64 %1, i64 %2) #[[ATTR:[0-9]+]]
+; One copy per set of constants, the handler and its helpers inlined in it.
+; CHECK: define internal void @gm_ool__before_mem__[[LD]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
