@@ -430,7 +430,7 @@ int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_h
     struct gm_ins x = {m, NULL, LLVMGetModuleContext(m), LLVMGetModuleDataLayout(m), h,
                        c->reconverge, NULL, 0, 0, {0}};
     x.b = LLVMCreateBuilderInContext(x.ctx);
-    gm_ool_init(&x.ool, m, h, c->growth_pct);
+    gm_ool_init(&x.ool, m, h, s, c->growth_pct);
     x.ool.ins = &x;
     for (size_t i = 0; i < s->n; i++) {
         gm_note_function(LLVMGetBasicBlockParent(LLVMGetInstructionParent(s->v[i].inst)));

@@ -124,6 +124,7 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 struct gm_ool {
     LLVMModuleRef m;
     const struct gm_handlers *h;
+    const struct gm_sites *sites;
     struct gm_ins *ins;
     int growth_pct;                   /* -gm-inline-growth */
     unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
@@ -135,7 +136,8 @@ struct gm_ool {
     unsigned long long budget, spent;
     struct gm_blocks blocks;
 };
-void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h, int growth_pct);
+void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
+                 const struct gm_sites *s, int growth_pct);
 void gm_ool_free(struct gm_ool *o);
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,

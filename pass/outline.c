@@ -6,8 +6,8 @@
  * apply and a call would run per iteration), and while the function's
  * growth budget lasts: the instructions of the handlers inlined at all its
  * hot sites at most -gm-inline-growth percent of the function's own
- * instructions, or GM_OOL_MIN_HOT sites' worth in a small kernel
- * (-gm-inline-all: every site inlined). Tiny handlers (no
+ * instructions, or all its loop sites in a small kernel with at most
+ * GM_OOL_MIN_HOT of them (-gm-inline-all: every site inlined). Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
@@ -29,8 +29,9 @@
  * update) cost no more inlined than a call's argument passing: inlined. */
 #define GM_OOL_TINY 8
 
-/* However small the kernel, this many sites in its loops may be inlined
- * (a short loop's body: sgemm's two loads and its branch). */
+/* However small the kernel, its loop sites are inlined when there are no
+ * more than this many (a short loop's body: sgemm's two loads and its
+ * branch); more (unrolled loops) would make only some of them cheap. */
 #define GM_OOL_MIN_HOT 3
 
 /* Instructions of f (0 for a declaration). */
@@ -53,10 +54,12 @@ static int calls_block_stub(LLVMValueRef f)
     return 0;
 }
 
-void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h, int growth_pct)
+void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
+                 const struct gm_sites *s, int growth_pct)
 {
     memset(o, 0, sizeof *o);
     o->m = m;
+    o->sites = s;
     o->h = h;
     o->growth_pct = growth_pct;
     for (int ev = 0; ev < GM_EV_N; ev++)
@@ -86,6 +89,17 @@ void gm_ool_free(struct gm_ool *o)
     o->nwrap = 0;
 }
 
+/* Sites of f in blocks on a cycle. */
+static size_t loop_sites(struct gm_ool *o, LLVMValueRef f)
+{
+    size_t n = 0;
+    for (size_t i = 0; o->sites && i < o->sites->n; i++) {
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(o->sites->v[i].inst);
+        n += LLVMGetBasicBlockParent(bb) == f && gm_on_cycle(&o->blocks, bb);
+    }
+    return n;
+}
+
 /* Switches the per-function state to f (sites come grouped by function). */
 static void enter_function(struct gm_ool *o, LLVMValueRef f)
 {
@@ -95,10 +109,11 @@ static void enter_function(struct gm_ool *o, LLVMValueRef f)
     o->fn = f;
     o->kernel = gm_is_kernel(o->m, f);
     o->budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
-    if (o->growth_pct && o->budget < GM_OOL_MIN_HOT * o->maxcost)
-        o->budget = GM_OOL_MIN_HOT * o->maxcost;
     o->spent = 0;
     gm_cfg_blocks_init(&o->blocks, f);
+    if (o->growth_pct && o->budget < GM_OOL_MIN_HOT * o->maxcost &&
+        loop_sites(o, f) <= GM_OOL_MIN_HOT)
+        o->budget = GM_OOL_MIN_HOT * o->maxcost;
 }
 
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst)

@@ -4,7 +4,8 @@
 ; handlers per set of constant arguments (info word, a load's value 0: two
 ; loads of the same shape share one, a store has its own); a site
 ; in a kernel's loop gets the handler inlined with its register
-; accumulator while the growth budget lasts (-gm-inline-growth=0: none);
+; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
+; small kernel inlines all its loop sites if they are at most 3, else none);
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
@@ -58,6 +59,36 @@ body:
   br i1 %c, label %body, label %exit
 exit:
   store i32 %t, ptr addrspace(1) %p
+  ret void
+}
+
+; A small kernel whose loop has more sites than the floor (an unrolled
+; loop): all out of line, none half-inlined.
+; CHECK-LABEL: define ptx_kernel void @loop4(
+; CHECK-NOT: alloca
+; CHECK-NOT: co_keyed
+; CHECK: call void @gm_ool__before_mem__
+; CHECK: call void @gm_ool__before_mem__
+; CHECK: call void @gm_ool__before_mem__
+; CHECK: call void @gm_ool__before_mem__
+; CHECK: ret void
+define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {
+entry:
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %j, %body ]
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
+  %v0 = load volatile i32, ptr addrspace(1) %a
+  %a1 = getelementptr i32, ptr addrspace(1) %a, i32 1024
+  %v1 = load volatile i32, ptr addrspace(1) %a1
+  %a2 = getelementptr i32, ptr addrspace(1) %a, i32 2048
+  %v2 = load volatile i32, ptr addrspace(1) %a2
+  %a3 = getelementptr i32, ptr addrspace(1) %a, i32 3072
+  %v3 = load volatile i32, ptr addrspace(1) %a3
+  %j = add i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  br i1 %c, label %body, label %exit
+exit:
   ret void
 }
 
