@@ -5,6 +5,7 @@
  * report library only.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ static int parse(int argc, char **argv, struct args *a)
 static int to_stdout(const struct gm_report *r, const struct gm_write_opts *o, const char *fmt)
 {
     int rc;
+    errno = 0;
     if (!strcmp(fmt, "text"))
         rc = gm_report_write_text(r, o, stdout);
     else if (!strcmp(fmt, "json"))
@@ -86,10 +88,20 @@ static int to_stdout(const struct gm_report *r, const struct gm_write_opts *o, c
     else
         return bad("this format needs -o DIR:", fmt);
     if (rc || fflush(stdout)) {
-        fprintf(stderr, "gpumem report: error writing to stdout\n");
+        fprintf(stderr, "gpumem report: error writing to stdout: %s\n",
+                errno ? strerror(errno) : "out of memory");
         return 1;
     }
     return 0;
+}
+
+/* Interrupted: remove the temporary files of -o DIR (the files already
+ * there stay as they were), then die of the signal as usual. */
+static void on_signal(int sig)
+{
+    gm_report_remove_partial();
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 int gm_cli_report(int argc, char **argv)
@@ -98,7 +110,7 @@ int gm_cli_report(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    char err[1024];
+    char err[8192]; /* room for two paths of PATH_MAX */
     if (gm_report_check_formats(a.format, err, sizeof err))
         return bad(err, NULL);
     struct gm_report *r = gm_report_load_json(a.file, err, sizeof err);
@@ -107,6 +119,9 @@ int gm_cli_report(int argc, char **argv)
         return 1;
     }
     struct gm_write_opts o = {a.top, NULL};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], on_signal);
     if (!a.outdir)
         rc = to_stdout(r, &o, a.format);
     else if (gm_report_write_dir(r, &o, a.outdir, a.format, err, sizeof err)) {

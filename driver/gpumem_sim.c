@@ -4,9 +4,11 @@
  * cache simulator and prints per-launch, per-allocation and per-site hit
  * rates. Option parsing and main only; see gpumem_sim_run.c / _print.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "gpumem_sim.h"
 
 static void usage(FILE *f)
@@ -30,16 +32,45 @@ static void usage(FILE *f)
         "  -h, --help                this help\n");
 }
 
+/* Flushes stdout: 0, or -1 after one line saying why (e.g. a full disk:
+ * what was printed is lost, so the exit status must say so). */
+static int close_stdout(const char *what)
+{
+    errno = 0;
+    int e = fflush(stdout) ? errno : 0;
+    if (!e && !ferror(stdout)) return 0;
+    fprintf(stderr, "gpumem-sim: cannot write %s to the standard output: %s\n", what,
+            e ? strerror(e) : "write error");
+    return -1;
+}
+
 static int die(const char *msg)
 {
     fprintf(stderr, "gpumem-sim: %s\n", msg);
     return 2;
 }
 
+/* Opens a configuration file: a readable regular file, else one line. */
+static FILE *open_config(const char *path)
+{
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "gpumem-sim: cannot open config %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "gpumem-sim: config %s is not a regular file\n", path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 static int load_config(struct gm_sim_config *c, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) { fprintf(stderr, "gpumem-sim: cannot open config %s\n", path); return -1; }
+    FILE *f = open_config(path);
+    if (!f) return -1;
     char line[512];
     int no = 0, rc = 0;
     while (!rc && fgets(line, sizeof line, f)) {
@@ -57,6 +88,10 @@ static int load_config(struct gm_sim_config *c, const char *path)
         const char *m = gm_sim_config_set(c, k, v);
         if (m) { fprintf(stderr, "gpumem-sim: %s:%d: %s: %s\n", path, no, k, m); rc = -1; }
     }
+    if (!rc && ferror(f)) {
+        fprintf(stderr, "gpumem-sim: cannot read config %s: %s\n", path, strerror(errno));
+        rc = -1;
+    }
     fclose(f);
     return rc;
 }
@@ -68,7 +103,7 @@ static int parse(int argc, char **argv, struct gm_run *r, struct opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(close_stdout("the help") ? 1 : 0); }
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!strcmp(a, "--ref")) o->ref = 1;
         else if (!strcmp(a, "--preset") || !strcmp(a, "--config") || !strcmp(a, "--synth") ||
@@ -149,5 +184,5 @@ int main(int argc, char **argv)
     if (o.json) gm_print_json(stdout, &r);
     else gm_print_text(stdout, &r);
     gm_run_free(&r);
-    return bad;
+    return close_stdout("the results") ? 1 : bad;
 }

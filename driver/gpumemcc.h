@@ -28,6 +28,7 @@ char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int gm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool gm_has_suffix(const char *s, const char *suffix);
 char *gm_basename_noext(const char *path);
+bool gm_same_file(const char *a, const char *b);
 
 /* ---- argument model (gpumemcc_args.c, gpumemcc_opts.c) ----------------- */
 enum gm_phase {
@@ -52,6 +53,9 @@ struct gm_opts {
     bool phase_set, rdc, nodlink, help, version, verbose, dryrun, forward_unknown;
     const char *output, *opt_level, *std, *ccbin, *deps_mode; /* deps_mode: M MM MD MMD */
     bool debug_host, debug_dev, lineinfo, fast_math, shared, no_warn;
+    bool openmp_gomp; /* -Xcompiler -fopenmp, mapped to libgomp (gpumemcc_compat.c) */
+    bool keep;        /* -keep / -save-temps: intermediate files kept in keep_dir */
+    const char *keep_dir;
     enum gm_lang lang_override;
     enum gm_cudart cudart;
     struct gm_input *inputs;
@@ -67,6 +71,7 @@ struct gm_opts {
     size_t narchs;
     /* gpumem's own options */
     bool gm_off, gm_analyses_set;
+    bool gm_budget_error, gm_budget_off; /* --gm-handler-budget=error|off (default warn) */
     struct gm_strvec gm_analyses, gm_handlers;
     const char *gm_inst_before, *gm_inst_after, *gm_kernels, *gm_files;
 };
@@ -95,6 +100,9 @@ const struct gm_arch *gm_arch_lowest(const struct gm_opts *o);
 struct gm_toolchain {
     char *exe, *prefix, *resource, *include, *libdir; /* gpumem's own */
     char *cuda, *clang, *gcc_install_dir;             /* external */
+    char *cccl; /* <cuda>/include/cccl where the toolkit keeps CCCL (CUDA 13), else NULL */
+    char *compat_h;           /* <resource>/include/gpumem_nvcc_compat.h */
+    unsigned nvcc_version[3]; /* the toolkit's nvcc: major, minor, build */
 };
 int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o);
 void gm_toolchain_free(struct gm_toolchain *tc);
@@ -102,9 +110,22 @@ char *gm_which(const char *name);
 
 /* ---- instrumentation (gpumemcc_instr.c) --------------------------------- */
 int gm_instr_check(const struct gm_opts *o);
+void gm_instr_dedupe(struct gm_opts *o);
+int gm_budget_check(const struct gm_opts *o, const struct gm_toolchain *tc, const char *tmpdir); /* repeated analyses / handlers: once, with a warning */
 int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc,
                   const char *tmpdir, struct gm_strvec *flags, struct gm_strvec **jobs,
                   size_t *njobs);
+int gm_link_flags(const struct gm_toolchain *tc, struct gm_strvec *flags); /* gpumemcc_link.c */
+
+/* ---- nvcc compatibility (gpumemcc_compat.c) ----------------------------- */
+int gm_compat_find(struct gm_toolchain *tc);
+void gm_compat_host_options(struct gm_opts *o);
+void gm_compat_warn(const struct gm_opts *o);
+void gm_nvcc_env_print(void);              /* -v: nvcc's "#$ NAME=value" lines */
+void gm_nvcc_arch_print(const struct gm_opts *o);
+int gm_nvcc_env_args(int *argc, char ***argv); /* NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS */
+void gm_compat_flags(const struct gm_opts *o, const struct gm_toolchain *tc, enum gm_lang lang,
+                     struct gm_strvec *cmd);
 
 /* ---- command building (gpumemcc_cmd.c, gpumemcc_dlink.c) ---------------- */
 void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
@@ -122,9 +143,12 @@ int gm_dlink_shim(int argc, char **argv); /* runs when GM_DLINK_OUT is set */
 void gm_print_cmd(const struct gm_strvec *cmd);
 int gm_run(const struct gm_opts *o, const struct gm_strvec *cmd);
 char *gm_capture(const char *const *argv); /* first line of stdout or NULL */
+void gm_signals_install(void);
+int gm_signal_caught(void); /* SIGINT/SIGTERM/SIGHUP/SIGQUIT received, or 0 */
+void gm_signal_reraise(void);
 
 /* ---- help (gpumemcc_help.c) --------------------------------------------- */
 void gm_print_help(void);
-void gm_print_version(void);
+void gm_print_version(const struct gm_toolchain *tc);
 
 #endif

@@ -141,7 +141,11 @@ void gm_arch_flags(const struct gm_opts *o, struct gm_strvec *cmd)
 {
     for (size_t i = 0; i < o->narchs; i++)
         gm_sv_pushf(cmd, "--cuda-gpu-arch=sm_%u%s", o->archs[i].sm, o->archs[i].suffix);
-    /* clang 22 embeds no PTX unless asked: say it for each architecture. */
+    /* clang 22 embeds no PTX unless asked: say it for each architecture.
+     * Where no fat binary is built at compile time (-ptx, -cubin, -M, and
+     * -rdc, whose device code is linked later) clang warns that it is unused. */
+    if (o->phase == GM_PH_PTX || o->phase == GM_PH_CUBIN || o->phase == GM_PH_DEPS || o->rdc)
+        return;
     for (size_t i = 0; i < o->narchs; i++)
         gm_sv_pushf(cmd, "--%scuda-include-ptx=sm_%u%s", o->archs[i].ptx ? "" : "no-",
                     o->archs[i].sm, o->archs[i].suffix);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "gpumemcc.h"
 
@@ -94,10 +95,24 @@ static size_t count_sources(const struct gm_opts *o)
     return n;
 }
 
+/* gcc's rule: never write the output over an input (gpumemcc x.cu -o x.cu). */
+static int check_output_not_input(const struct gm_opts *o)
+{
+    struct stat so, si;
+    if (!o->output || stat(o->output, &so))
+        return 0;
+    for (size_t i = 0; i < o->ninputs; i++)
+        if (!stat(o->inputs[i].path, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return gm_err("input file '%s' is the same as output file '%s'", o->inputs[i].path, o->output);
+    return 0;
+}
+
 static int check_combination(struct gm_opts *o)
 {
     if (o->ninputs == 0)
         return gm_err("no input files");
+    if (check_output_not_input(o))
+        return GM_EXIT_USAGE;
     int rc = check_inputs(o);
     if (rc)
         return rc;
@@ -107,7 +122,9 @@ static int check_combination(struct gm_opts *o)
                       count_sources(o));
     if ((o->phase == GM_PH_PTX || o->phase == GM_PH_CUBIN) && o->narchs != 1)
         return gm_err("-ptx and -cubin need exactly one GPU architecture (got %zu)", o->narchs);
-    if (o->shared && o->phase != GM_PH_LINK)
+    /* CMake's separable-compilation device link passes -shared -dlink; nvcc
+     * takes it: the -dlink object is position independent either way. */
+    if (o->shared && o->phase != GM_PH_LINK && o->phase != GM_PH_DLINK)
         return gm_err("-shared applies to linking only");
     return 0;
 }
@@ -122,6 +139,7 @@ int gm_parse_args(struct gm_opts *o, int argc, char **argv)
     }
     if (o->help || o->version)
         return 0;
+    gm_compat_host_options(o);
     int rc = gm_arch_finish(o);
     return rc ? rc : check_combination(o);
 }

@@ -42,6 +42,9 @@ static void cuda_flags(const struct gm_opts *o, const struct gm_toolchain *tc, s
     push_all(cmd, (const char *[]){"-x", "cuda", NULL});
     gm_sv_pushf(cmd, "--cuda-path=%s", tc->cuda);
     gm_sv_push(cmd, "-Wno-unknown-cuda-version");
+    if (tc->cccl)
+        gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
+    gm_compat_flags(o, tc, GM_LANG_CU, cmd);
     gm_arch_flags(o, cmd);
     if (o->rdc)
         gm_sv_push(cmd, "-fgpu-rdc");
@@ -59,6 +62,9 @@ static void host_flags(const struct gm_opts *o, const struct gm_toolchain *tc, e
 {
     push_all(cmd, (const char *[]){"-x", lang == GM_LANG_C ? "c" : "c++", NULL});
     gm_sv_pushf(cmd, "-isystem%s/include", tc->cuda);
+    if (tc->cccl)
+        gm_sv_pushf(cmd, "-isystem%s", tc->cccl);
+    gm_compat_flags(o, tc, lang, cmd);
     if (o->opt_level)
         gm_sv_pushf(cmd, "-O%s", o->opt_level);
     if (o->debug_host)
@@ -115,6 +121,8 @@ void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
         gm_sv_append(cmd, &o->host);
     }
     phase_flags(o, in, cmd);
+    if (o->keep && o->phase != GM_PH_DEPS)
+        gm_sv_push(cmd, "-save-temps=obj"); /* next to the object: in the keep directory */
     gm_sv_push(cmd, in->path);
     if (out) {
         gm_sv_push(cmd, "-o");
@@ -125,9 +133,11 @@ void gm_cmd_compile(const struct gm_opts *o, const struct gm_toolchain *tc,
 static void runtime_libs(const struct gm_opts *o, const struct gm_toolchain *tc, struct gm_strvec *cmd)
 {
     if (!o->gm_off) {
-        gm_sv_pushf(cmd, "-L%s", tc->libdir);
-        push_all(cmd, (const char *[]){"-Wl,--push-state,--no-as-needed", "-lgpumem",
-                                       "-Wl,--pop-state", NULL});
+        /* by path, not -L -lgpumem: CMake takes -l items of nvcc's link line
+         * for implicit libraries and would add -lgpumem without its -L */
+        gm_sv_push(cmd, "-Wl,--push-state,--no-as-needed");
+        gm_sv_pushf(cmd, "%s/libgpumem.so", tc->libdir);
+        gm_sv_push(cmd, "-Wl,--pop-state");
         gm_sv_pushf(cmd, "-Wl,-rpath,%s", tc->libdir);
     }
     gm_sv_pushf(cmd, "-L%s/lib64", tc->cuda);

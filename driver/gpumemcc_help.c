@@ -10,9 +10,6 @@
 #ifndef GM_VERSION
 #define GM_VERSION "unknown"
 #endif
-#ifndef GM_CLANG_DEFAULT
-#define GM_CLANG_DEFAULT "clang++-22"
-#endif
 
 static void print_row(const struct gm_optdef *d)
 {
@@ -52,8 +49,14 @@ void gm_print_help(void)
          "the gpumemcc executable (../lib/gpumem, ../include, ../lib). See docs/gpumemcc.md.");
 }
 
-void gm_print_version(void)
+/* The nvcc lines are what build systems match to treat gpumemcc as nvcc
+ * (CMake: "nvcc: NVIDIA (R) Cuda compiler driver" and "V13.0.88"); the
+ * version is that of the toolkit gpumemcc compiles against. */
+void gm_print_version(const struct gm_toolchain *tc)
 {
-    printf("gpumemcc (gpumem) %s\nclang: %s (configured; GM_CLANG overrides)\n", GM_VERSION,
-           GM_CLANG_DEFAULT);
+    const unsigned *v = tc->nvcc_version;
+    printf("gpumemcc (gpumem) %s: nvcc-compatible driver, compiling with %s\n"
+           "nvcc: NVIDIA (R) Cuda compiler driver (command line and version of the toolkit at %s)\n"
+           "Cuda compilation tools, release %u.%u, V%u.%u.%u\n",
+           GM_VERSION, tc->clang, tc->cuda, v[0], v[1], v[0], v[1], v[2]);
 }

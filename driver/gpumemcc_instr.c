@@ -7,6 +7,7 @@
  * libc and POSIX regex.
  */
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,34 @@ static int check_analyses(const struct gm_opts *o)
             return gm_err("--gm-handler=%s: file not found", h);
     }
     return 0;
+}
+
+/* The same analysis or handler twice would be linked twice ("symbol
+ * multiply defined"): once is what was meant. Said, not silent. */
+static void dedupe(struct gm_strvec *sv, const char *opt, bool by_file)
+{
+    if (!sv->n)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < sv->n; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < k && !dup; j++)
+            dup = by_file ? gm_same_file(sv->v[i], sv->v[j]) : !strcmp(sv->v[i], sv->v[j]);
+        if (dup) {
+            fprintf(stderr, "gpumemcc: warning: %s: '%s' given twice; used once\n", opt, sv->v[i]);
+            free(sv->v[i]);
+        } else {
+            sv->v[k++] = sv->v[i];
+        }
+    }
+    sv->n = k;
+    sv->v[k] = NULL;
+}
+
+void gm_instr_dedupe(struct gm_opts *o)
+{
+    dedupe(&o->gm_analyses, "--gm-analyses", false);
+    dedupe(&o->gm_handlers, "--gm-handler", true);
 }
 
 int gm_instr_check(const struct gm_opts *o)
@@ -144,9 +173,18 @@ static int handler_list(const struct gm_opts *o, const struct gm_toolchain *tc, 
     return 0;
 }
 
+/* The -gm-* options exist only where the plugin is loaded (cc1). With
+ * -save-temps clang also runs cc1as, which gets every -mllvm and rejects them:
+ * -Xclang keeps them to the cc1 jobs. */
+static bool keep_mode;
+
 static void push_mllvm(struct gm_strvec *flags, const char *opt, const char *val)
 {
+    if (keep_mode)
+        gm_sv_push(flags, "-Xclang");
     gm_sv_push(flags, "-mllvm");
+    if (keep_mode)
+        gm_sv_push(flags, "-Xclang");
     if (val)
         gm_sv_pushf(flags, "-%s=%s", opt, val);
     else
@@ -178,13 +216,19 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc, const 
         free(plugin);
         return GM_EXIT_USAGE;
     }
+    int rc = o->gm_off ? 0 : gm_link_flags(tc, flags);
+    if (rc) {
+        free(plugin);
+        return rc;
+    }
     gm_sv_pushf(flags, "-fpass-plugin=%s", plugin);
     free(plugin);
+    keep_mode = o->keep;
     if (o->gm_off) {
         push_mllvm(flags, "gm-off", NULL);
     } else {
         struct gm_strvec bcs = {0};
-        int rc = handler_list(o, tc, tmpdir, &bcs, jobs, njobs);
+        rc = handler_list(o, tc, tmpdir, &bcs, jobs, njobs);
         char *list = rc ? NULL : join(&bcs, ',');
         gm_sv_free(&bcs);
         if (rc)

@@ -20,6 +20,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
 static char *make_tmpdir(void)
 {
     const char *t = getenv("TMPDIR");
@@ -42,7 +48,9 @@ static char *output_for(const struct gm_opts *o, size_t i, const char *tmpdir)
 {
     char *base = gm_basename_noext(o->inputs[i].path);
     char *out;
-    if (o->phase == GM_PH_LINK)
+    if (o->phase == GM_PH_LINK && o->keep)
+        out = gm_xasprintf("%s/%s.o", o->keep_dir ? o->keep_dir : ".", base);
+    else if (o->phase == GM_PH_LINK)
         out = gm_xasprintf("%s/%zu-%s.o", tmpdir, i, base);
     else if (o->output)
         out = gm_xstrdup(o->output);
@@ -85,6 +93,8 @@ static int compile_all(const struct gm_opts *o, const struct gm_toolchain *tc, c
         rc = gm_instr_plan(o, tc, tmpdir, &instr, &jobs, &njobs);
     if (!rc)
         rc = run_jobs(o, jobs, njobs);
+    if (!rc && njobs)
+        rc = gm_budget_check(o, tc, tmpdir);
     for (size_t i = 0; i < o->ninputs && !rc; i++) {
         if (o->inputs[i].lang == GM_LANG_OBJ) {
             gm_sv_push(objs, o->inputs[i].path);
@@ -126,18 +136,29 @@ static int run_phase(const struct gm_opts *o, const struct gm_toolchain *tc, con
 
 static int drive(struct gm_opts *o)
 {
-    if (o->help || o->version) {
-        o->help ? gm_print_help() : gm_print_version();
+    if (o->help) {
+        gm_print_help();
         return 0;
     }
     struct gm_toolchain tc = {0};
-    int rc = gm_instr_check(o);
+    if (!o->version)
+        gm_instr_dedupe(o);
+    int rc = o->version ? 0 : gm_instr_check(o);
     if (!rc)
         rc = gm_toolchain_find(&tc, o);
-    if (rc) {
+    if (!rc)
+        rc = gm_compat_find(&tc);
+    if (!rc && o->keep_dir && !o->version && !is_dir(o->keep_dir))
+        rc = gm_err("-keep-dir %s: no such directory", o->keep_dir);
+    if (rc || o->version) {
+        if (!rc)
+            gm_print_version(&tc);
         gm_toolchain_free(&tc);
         return rc;
     }
+    if (o->verbose)
+        gm_nvcc_arch_print(o);
+    gm_compat_warn(o);
     char *tmpdir = make_tmpdir();
     rc = tmpdir ? run_phase(o, &tc, tmpdir) : 1;
     if (tmpdir)
@@ -151,11 +172,21 @@ int main(int argc, char **argv)
 {
     if (getenv(GM_DLINK_ENV_OUT))
         return gm_dlink_shim(argc, argv);
+    if (gm_nvcc_env_args(&argc, &argv))
+        return GM_EXIT_USAGE;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-dryrun") ||
+            !strcmp(argv[i], "--dryrun")) {
+            gm_nvcc_env_print(); /* before anything can fail, as nvcc does */
+            break;
+        }
     struct gm_opts o;
     memset(&o, 0, sizeof o);
     int rc = gm_parse_args(&o, argc, argv);
+    gm_signals_install();
     if (!rc)
         rc = drive(&o);
     gm_opts_free(&o);
+    gm_signal_reraise(); /* after drive() removed the temporary directory */
     return rc;
 }

@@ -163,6 +163,18 @@ static int o_code(struct gm_opts *o, const char *v)
 }
 static int o_gencode(struct gm_opts *o, const char *v) { return gm_arch_add_gencode(o, v); }
 
+static int o_keep(struct gm_opts *o, const char *v)
+{
+    (void)v;
+    o->keep = true;
+    return 0;
+}
+static int o_keepdir(struct gm_opts *o, const char *v)
+{
+    o->keep_dir = v;
+    return 0;
+}
+
 static int o_ccbin(struct gm_opts *o, const char *v) { o->ccbin = v; return 0; }
 
 static int o_machine(struct gm_opts *o, const char *v)
@@ -210,6 +222,14 @@ static int o_analyses(struct gm_opts *o, const char *v)
     return 0;
 }
 static int o_handler(struct gm_opts *o, const char *v) { gm_sv_push(&o->gm_handlers, v); return 0; }
+static int o_budget(struct gm_opts *o, const char *v)
+{
+    o->gm_budget_error = !strcmp(v, "error");
+    o->gm_budget_off = !strcmp(v, "off");
+    if (strcmp(v, "warn") && !o->gm_budget_error && !o->gm_budget_off)
+        return gm_err("invalid value '%s' for --gm-handler-budget (expected warn, error or off)", v);
+    return 0;
+}
 static int o_before(struct gm_opts *o, const char *v) { o->gm_inst_before = v; return 0; }
 static int o_after(struct gm_opts *o, const char *v) { o->gm_inst_after = v; return 0; }
 static int o_kernels(struct gm_opts *o, const char *v) { o->gm_kernels = v; return 0; }
@@ -281,12 +301,16 @@ const struct gm_optdef gm_optdefs[] = {
     {"cudart", "cudart", "KIND", o_cudart, "CUDA runtime: static (default), shared or none"},
     /* driver */
     {"verbose", "v", NULL, o_verbose, "print every command before running it"},
+    {"keep", "keep", NULL, o_keep, "keep intermediate files (clang's -save-temps) in the keep directory"},
+    {"save-temps", "save-temps", NULL, o_keep, "as -keep"},
+    {"keep-dir", "keep-dir", "DIR", o_keepdir, "directory for -keep files (default: the current one)"},
     {"dryrun", "dryrun", NULL, o_dryrun, "print the commands, run nothing"},
     {"help", "h", NULL, o_help, "print this help"},
     {"version", "V", NULL, o_version, "print the version"},
     /* gpumem */
     {"gm-analyses", NULL, "LIST", o_analyses, "built-in analyses (default coalescing,divergence; none)"},
     {"gm-handler", NULL, "FILE.cu", o_handler, "user handler source, compiled to device bitcode (repeatable)"},
+    {"gm-handler-budget", NULL, "KIND", o_budget, "user handler over 16 registers: warn (default), error or off"},
     {"gm-inst-before", NULL, "EVENTS", o_before, "memory,cond-branches,kernel-entry,kernel-exit (default all)"},
     {"gm-inst-after", NULL, "EVENTS", o_after, "memory, or empty for none (default memory)"},
     {"gm-kernels", NULL, "REGEX", o_kernels, "instrument only kernels matching (POSIX ERE)"},
@@ -297,7 +321,6 @@ const struct gm_optdef gm_optdefs[] = {
     U("lib", "lib", NULL), U("fatbin", "fatbin", NULL), U("optix-ir", "optix-ir", NULL),
     U("preprocess", "E", NULL), U("run", "run", NULL), U("cuda", "cuda", NULL),
     U("output-directory", "odir", "DIR"), U("options-file", "optf", "FILE"),
-    U("keep", "keep", NULL), U("keep-dir", "keep-dir", "DIR"), U("save-temps", "save-temps", NULL),
     U("nvlink-options", "Xnvlink", "OPTS"), U("archive-options", "Xarchive", "OPTS"),
     U("ftz", "ftz", "BOOL"), U("prec-div", "prec-div", "BOOL"), U("prec-sqrt", "prec-sqrt", "BOOL"),
     U("fmad", "fmad", "BOOL"), U("dopt", "dopt", "KIND"), U("threads", "t", "N"),

@@ -90,6 +90,13 @@ static int find_cuda(struct gm_toolchain *tc)
         }
         free(p);
     }
+    /* CUDA 13 moved cub/, thrust/, cuda/std and nv/ here; nvcc.profile adds
+     * it with -isystem, so nvcc users never name it. */
+    char *cccl = gm_xasprintf("%s/include/cccl", tc->cuda);
+    if (is_dir(cccl))
+        tc->cccl = cccl;
+    else
+        free(cccl);
     return 0;
 }
 
@@ -150,7 +157,8 @@ int gm_toolchain_find(struct gm_toolchain *tc, const struct gm_opts *o)
 void gm_toolchain_free(struct gm_toolchain *tc)
 {
     char **fields[] = {&tc->exe, &tc->prefix, &tc->resource, &tc->include, &tc->libdir,
-                       &tc->cuda, &tc->clang, &tc->gcc_install_dir};
+                       &tc->cuda, &tc->clang, &tc->gcc_install_dir, &tc->cccl,
+                       &tc->compat_h};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         free(*fields[i]);
         *fields[i] = NULL;

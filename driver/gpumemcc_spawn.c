@@ -3,7 +3,11 @@
  * gpumemcc: prints and runs commands. A command may start with NAME=VALUE
  * items, which are set in the child's environment only. -v prints each
  * command as "#$ ..." (shell-quoted) on stderr before running it; -dryrun
- * prints and runs nothing. Depends on gpumemcc.h, libc and POSIX spawn.
+ * prints and runs nothing. SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the
+ * running command (its process group: clang and the ptxas it started), remove
+ * the output it was writing and the temporary directory, and end gpumemcc by
+ * the same signal (exit status 128+signal). Depends on gpumemcc.h, libc and
+ * POSIX spawn.
  */
 #include <signal.h>
 #include <spawn.h>
@@ -15,6 +19,57 @@
 #include "gpumemcc.h"
 
 extern char **environ;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static volatile sig_atomic_t caught;  /* the signal that stops gpumemcc, or 0 */
+static volatile pid_t running;       /* process group of the running command */
+
+static void on_signal(int sig)
+{
+    if (!caught)
+        caught = sig;
+    if (running > 0)
+        kill(-running, sig);
+}
+
+/* Signals ignored when gpumemcc started (a background job's SIGINT) stay so. */
+void gm_signals_install(void)
+{
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+        struct sigaction old, sa = {0};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        if (!sigaction(stop_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+int gm_signal_caught(void)
+{
+    return caught;
+}
+
+/* Ends gpumemcc as the caught signal would have (after the caller cleaned up). */
+void gm_signal_reraise(void)
+{
+    if (!caught)
+        return;
+    signal(caught, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, caught);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(caught);
+    _exit(128 + caught);
+}
+
+/* The file a command writes (its -o value), removed when it is interrupted. */
+static void remove_partial_output(const struct gm_strvec *cmd)
+{
+    for (size_t i = 0; i + 1 < cmd->n; i++)
+        if (!strcmp(cmd->v[i], "-o"))
+            unlink(cmd->v[i + 1]);
+}
 
 static bool is_env_item(const char *s)
 {
@@ -77,6 +132,9 @@ static int wait_child(pid_t pid, const char *name)
     int st;
     while (waitpid(pid, &st, 0) < 0)
         ;
+    running = 0;
+    if (caught)
+        return 128 + caught;
     if (WIFSIGNALED(st)) {
         fprintf(stderr, "gpumemcc: %s killed by signal %d\n", name, WTERMSIG(st));
         return 128 + WTERMSIG(st);
@@ -93,15 +151,36 @@ int gm_run(const struct gm_opts *o, const struct gm_strvec *cmd)
     size_t nenv = 0;
     while (nenv < cmd->n && is_env_item(cmd->v[nenv]))
         nenv++;
+    if (caught)
+        return 128 + caught;
     char **env = child_env(cmd, nenv);
+    /* own process group, so that a signal reaches the tools clang started;
+     * signals are held until `running` names it */
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        sigaddset(&block, stop_signals[i]);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setsigmask(&at, &old); /* the child runs with gpumemcc's own mask */
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
-    int err = env ? posix_spawnp(&pid, cmd->v[nenv], NULL, NULL, cmd->v + nenv, env) : 12;
+    int err = env ? posix_spawnp(&pid, cmd->v[nenv], NULL, &at, cmd->v + nenv, env) : 12;
+    if (!err)
+        running = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    posix_spawnattr_destroy(&at);
     free(env);
     if (err) {
         fprintf(stderr, "gpumemcc: cannot run %s: %s\n", cmd->v[nenv], strerror(err));
         return 1;
     }
-    return wait_child(pid, cmd->v[nenv]);
+    int rc = wait_child(pid, cmd->v[nenv]);
+    if (caught)
+        remove_partial_output(cmd);
+    return rc;
 }
 
 /* Runs argv, returns the first line of its stdout (newly allocated) or NULL. */

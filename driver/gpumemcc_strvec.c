@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "gpumemcc.h"
 
 static void *gm_xrealloc(void *p, size_t n)
@@ -121,4 +122,13 @@ char *gm_basename_noext(const char *path)
     if (dot && dot != s)
         *dot = '\0';
     return s;
+}
+
+/* Same file (device and inode), or the same name where either is missing. */
+bool gm_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) || stat(b, &sb))
+        return !strcmp(a, b);
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

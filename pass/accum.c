@@ -209,6 +209,7 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         size_t n = LLVMIsDeclaration(f) ? 0 : gm_prefixed_calls(f, GM_ACCUM_FN_PREFIX, &calls);
         if (!n)
             continue;
+        gm_note_function(f);
         struct gm_kacc k = {.n = 0};
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);

@@ -26,11 +26,17 @@ struct gm_pass_options {
     int strip_debug;          /* -gm-strip-debug */
     int off;                  /* -gm-off */
     int reconverge;           /* -gm-reconverge: warp sync after each handler call */
+    int inline_growth;        /* -gm-inline-growth: % of a function's size for inlined
+                                 handlers; -1: every site inlined (-gm-inline-all) */
 };
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
  * one-line message in err on bad input (options, handler files). */
 int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen);
+
+/* The function the pass was working on last ("" before any), for internal
+ * error messages. */
+const char *gm_pass_where(void);
 
 #ifdef __cplusplus
 }

@@ -103,6 +103,7 @@ int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_
 {
     memset(h, 0, sizeof *h);
     h->mods = calloc((size_t)c->npaths + 1, sizeof *h->mods);
+    h->paths = c->paths;
     for (int i = 0; i < c->npaths; i++) {
         LLVMMemoryBufferRef buf = NULL;
         char *msg = NULL;

@@ -10,7 +10,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "internal.h"
 
-static int is_handler_code(LLVMValueRef f)
+int gm_is_handler_code(LLVMValueRef f)
 {
     return !LLVMIsDeclaration(f) &&
            LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, GM_HANDLER_ATTR,
@@ -33,7 +33,7 @@ static void delete_dead(LLVMModuleRef m)
         LLVMValueRef next;
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
             next = LLVMGetNextFunction(f);
-            if (is_handler_code(f) && !LLVMGetFirstUse(f)) {
+            if (gm_is_handler_code(f) && !LLVMGetFirstUse(f)) {
                 LLVMDeleteFunction(f);
                 changed = 1;
             }
@@ -47,18 +47,63 @@ static int is_late(LLVMValueRef f)
     return gm_accum_is_late(f) || gm_block_is_late(f);
 }
 
-/* Marks handler code (late: the accumulator functions) always-inline. */
+static int has_enum_attr(LLVMValueRef f, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
+/* Marks handler code (late: the accumulator functions) always-inline,
+ * except the helpers a handler keeps out of line (GM_SLOW: noinline). */
 static void mark_inline(LLVMModuleRef m, int late)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (!is_handler_code(f) || is_late(f) != late)
+        if (!gm_is_handler_code(f) || is_late(f) != late)
             continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
         LLVMSetVisibility(f, LLVMDefaultVisibility);
+        if (!late && has_enum_attr(f, "noinline"))
+            continue;
         set_enum_attr(f, "noinline", 0);
         set_enum_attr(f, "optnone", 0);
         set_enum_attr(f, "alwaysinline", 1);
     }
+}
+
+static int is_slow(LLVMValueRef f)
+{
+    return f && LLVMIsAFunction(f) && gm_is_handler_code(f) && !is_late(f) &&
+           has_enum_attr(f, "noinline");
+}
+
+static int is_wrapper(LLVMValueRef f)
+{
+    size_t n = 0;
+    return gm_starts_with(LLVMGetValueName2(f, &n), GM_OOL_PREFIX);
+}
+
+/* Out-of-line code (the wrappers of outline.c, GM_SLOW helpers) inlines
+ * the GM_SLOW helpers it calls: one frame per call from a site, so the
+ * kernel's registers grow by one callee's, not by a chain of them.
+ * Returns 1 if any call was marked. */
+static int mark_slow_calls(LLVMModuleRef m)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    int any = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || !(is_wrapper(f) || is_slow(f)))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                if (!LLVMIsACallInst(in) || !is_slow(LLVMGetCalledValue(in)))
+                    continue;
+                LLVMAddCallSiteAttribute(in, LLVMAttributeFunctionIndex,
+                                         LLVMCreateEnumAttribute(ctx, kind, 0));
+                any = 1;
+            }
+    }
+    return any;
 }
 
 static int run_inliner(LLVMModuleRef m, struct gm_err *e)
@@ -79,7 +124,7 @@ static int run_inliner(LLVMModuleRef m, struct gm_err *e)
 int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (is_handler_code(f) && is_late(f))
+        if (gm_is_handler_code(f) && is_late(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     mark_inline(m, 0);
     if (run_inliner(m, e) < 0)
@@ -90,6 +135,10 @@ int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err 
         if (run_inliner(m, e) < 0)
             return -1;
     }
+    gm_drop_dead_handler_calls(m);
+    for (int round = 0; round < 4 && mark_slow_calls(m); round++)
+        if (run_inliner(m, e) < 0)
+            return -1;
     delete_dead(m);
     return 0;
 }

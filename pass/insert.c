@@ -22,6 +22,7 @@ struct gm_ins {
     int reconverge;         /* -gm-reconverge */
     LLVMBasicBlockRef *div; /* blocks holding a call that may branch */
     size_t ndiv, capdiv;
+    struct gm_ool ool;      /* inlined or out-of-line (outline.c) */
 };
 
 /* Declaration of an NVVM intrinsic without overloads, and its type. */
@@ -49,6 +50,15 @@ static int may_diverge(LLVMValueRef fn)
     return 0;
 }
 
+/* Whether any handler of ev may branch (and reconvergence is on). */
+static int any_may_diverge(struct gm_ins *x, enum gm_ev ev)
+{
+    int need = 0;
+    for (int i = 0; i < x->h->nfn[ev] && x->reconverge; i++)
+        need |= may_diverge(LLVMGetNamedFunction(x->m, x->h->fn[ev][i]));
+    return need;
+}
+
 static void note_div(struct gm_ins *x, LLVMBasicBlockRef bb)
 {
     if (x->ndiv && x->div[x->ndiv - 1] == bb) return;
@@ -71,25 +81,36 @@ static void note_div(struct gm_ins *x, LLVMBasicBlockRef bb)
  * budget is unchanged); every lane of it reaches each sync. Off with
  * -gm-reconverge=false.
  */
-static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef *args, unsigned nargs)
+void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                      unsigned nargs)
 {
-    if (x->h->nfn[ev] == 0) return;
-    int need = 0;
-    for (int i = 0; i < x->h->nfn[ev] && x->reconverge; i++)
-        need |= may_diverge(LLVMGetNamedFunction(x->m, x->h->fn[ev][i]));
     LLVMTypeRef mty = NULL, sty = NULL;
     LLVMValueRef ws = NULL, mask = NULL;
-    if (need) {
+    if (any_may_diverge(x, ev)) {
         LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
         ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
-        mask = LLVMBuildCall2(x->b, mty, am, NULL, 0, "gm.mask");
-        note_div(x, LLVMGetInsertBlock(x->b));
+        mask = LLVMBuildCall2(b, mty, am, NULL, 0, "gm.mask");
     }
     for (int i = 0; i < x->h->nfn[ev]; i++) {
         LLVMValueRef fn = LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
-        LLVMBuildCall2(x->b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
-        if (mask && may_diverge(fn)) LLVMBuildCall2(x->b, sty, ws, &mask, 1, "");
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
+        if (mask && may_diverge(fn)) LLVMBuildCall2(b, sty, ws, &mask, 1, "");
     }
+}
+
+/* The calls of a site: the handlers inlined later (a hot site, outline.c)
+ * or one call of the event's out-of-line wrapper, which reconverges the
+ * same way inside. */
+static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef inst, LLVMValueRef *args,
+                     unsigned nargs)
+{
+    if (x->h->nfn[ev] == 0) return;
+    if (any_may_diverge(x, ev)) note_div(x, LLVMGetInsertBlock(x->b));
+    if (gm_ool_hot(&x->ool, ev, inst)) {
+        gm_call_handlers(x, x->b, ev, args, nargs);
+        return;
+    }
+    gm_ool_call(&x->ool, x->b, ev, args, nargs);
 }
 
 /*
@@ -245,14 +266,14 @@ static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id
         LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                 i32c(x, r->s.info),
                                 r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
-        call_all(x, GM_EV_BMEM, args, 4);
+        call_all(x, GM_EV_BMEM, in, args, 4);
     }
     if (r->s.when & GM_WHEN_AFTER) {
         LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(in));
         set_loc(x, in);
         LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                 i32c(x, r->s.info), gm_to_i64(x->b, in, x->td)};
-        call_all(x, GM_EV_ALOAD, args, 4);
+        call_all(x, GM_EV_ALOAD, in, args, 4);
     }
 }
 
@@ -284,10 +305,10 @@ static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t i
     set_loc(x, r->inst);
     if (r->kind == GM_SK_BRANCH) {
         LLVMValueRef args[3] = {i32c(x, id), i32c(x, r->s.info), branch_dir(x, r->inst)};
-        call_all(x, GM_EV_BRANCH, args, 3);
+        call_all(x, GM_EV_BRANCH, r->inst, args, 3);
     } else {
         LLVMValueRef args[1] = {i32c(x, id)};
-        call_all(x, r->kind == GM_SK_ENTRY ? GM_EV_ENTRY : GM_EV_EXIT, args, 1);
+        call_all(x, r->kind == GM_SK_ENTRY ? GM_EV_ENTRY : GM_EV_EXIT, r->inst, args, 1);
     }
 }
 
@@ -402,15 +423,19 @@ static void reconverge_regions(struct gm_ins *x, LLVMValueRef fn)
 }
 
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
-                    const struct gm_active *a, int reconverge, struct gm_err *e)
+                    const struct gm_active *a, const struct gm_cfg *c, struct gm_err *e)
 {
     (void)a;
     (void)e;
     struct gm_ins x = {m, NULL, LLVMGetModuleContext(m), LLVMGetModuleDataLayout(m), h,
-                       reconverge, NULL, 0, 0};
+                       c->reconverge, NULL, 0, 0, {0}};
     x.b = LLVMCreateBuilderInContext(x.ctx);
-    for (size_t i = 0; i < s->n; i++)
+    gm_ool_init(&x.ool, m, h, c->growth_pct);
+    x.ool.ins = &x;
+    for (size_t i = 0; i < s->n; i++) {
+        gm_note_function(LLVMGetBasicBlockParent(LLVMGetInstructionParent(s->v[i].inst)));
         site_calls(&x, &s->v[i], (uint32_t)i);
+    }
     LLVMValueRef *done = gm_calloc(x.ndiv, sizeof *done);
     size_t ndone = 0;
     for (size_t i = 0; i < x.ndiv; i++) {
@@ -419,10 +444,12 @@ int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_h
         while (j < ndone && done[j] != fn) j++;
         if (j < ndone) continue;
         done[ndone++] = fn;
+        gm_note_function(fn);
         reconverge_regions(&x, fn);
     }
     free(done);
     free(x.div);
+    gm_ool_free(&x.ool);
     LLVMDisposeBuilder(x.b);
     return 0;
 }

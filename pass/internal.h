@@ -34,6 +34,7 @@ struct gm_cfg {
     int has_kre, has_fre;
     int strip, off;
     int reconverge;                   /* -gm-reconverge (insert.c) */
+    int growth_pct;                   /* -gm-inline-growth (outline.c) */
     char **paths;                     /* handler bitcode files */
     int npaths;
 };
@@ -47,6 +48,7 @@ struct gm_hglobal { char *name, *sym; uint32_t size, slots, flags; char *slotnam
 
 struct gm_handlers {
     LLVMModuleRef *mods; int nmods;   /* parsed, not yet linked */
+    char *const *paths;               /* their files (the cfg's) */
     char **fn[GM_EV_N]; int nfn[GM_EV_N];
     struct gm_slots *slots; int nslots;
     struct gm_hglobal *globals; int nglobals;
@@ -54,9 +56,14 @@ struct gm_handlers {
 int gm_handlers_load(struct gm_handlers *h, LLVMContextRef ctx, const struct gm_cfg *c,
                      struct gm_err *e);
 int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e);
+/* Links src into dst (destroying src); 1 and a one-line message on error
+ * (link_diag.cpp: the host's diagnostic handler is kept out of it). */
+int gm_link_modules(LLVMModuleRef dst, LLVMModuleRef src, char *err, size_t len);
 void gm_handlers_free(struct gm_handlers *h);
 int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err *e);
 void gm_fold_nsites(LLVMModuleRef m);
+int gm_is_handler_code(LLVMValueRef f);          /* linked from handler bitcode */
+void gm_drop_dead_handler_calls(LLVMModuleRef m);  /* dead.c */
 /* Register accumulators (accum.c): returns 1 if any was made; s (may be
  * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
@@ -105,7 +112,34 @@ int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
 int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
                 struct gm_sites *s, struct gm_site_rec *proto);
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
-                    const struct gm_active *a, int reconverge, struct gm_err *e);
+                    const struct gm_active *a, const struct gm_cfg *c, struct gm_err *e);
+/* The calls of every handler of ev at b's position, with reconvergence
+ * (insert.c); ins is insert.c's state. */
+struct gm_ins;
+void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                      unsigned nargs);
+
+/* Inlined or out-of-line handlers per site (outline.c). */
+#define GM_OOL_PREFIX "gm_ool__"
+struct gm_ool {
+    LLVMModuleRef m;
+    const struct gm_handlers *h;
+    struct gm_ins *ins;
+    int growth_pct;                   /* -gm-inline-growth */
+    unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
+    int block[GM_EV_N];               /* they use block accumulators */
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
+    size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
+    LLVMValueRef fn;                  /* function of the current site */
+    int kernel;
+    unsigned long long budget, spent;
+    struct gm_blocks blocks;
+};
+void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h, int growth_pct);
+void gm_ool_free(struct gm_ool *o);
+int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
+LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                         unsigned nargs);
 LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
 
 /* Module-level pieces. */
@@ -119,11 +153,15 @@ int gm_emit_sitetab(LLVMModuleRef m, uint64_t modid, struct gm_sites *s,
 /* llvm.used / llvm.compiler.used editing. */
 void gm_used_remove(LLVMModuleRef m, int (*drop)(LLVMValueRef gv, void *arg), void *arg);
 void gm_used_append(LLVMModuleRef m, LLVMValueRef gv);
+void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 
 /* Calls by callee-name prefix; debug locations of inserted calls (calls.c). */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
 size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
 void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+
+/* The function being worked on, for internal errors (gm_pass_where). */
+void gm_note_function(LLVMValueRef f);
 
 /* Strings. */
 int gm_starts_with(const char *s, const char *prefix);

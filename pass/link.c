@@ -3,8 +3,12 @@
  * Links the parsed handler modules into the device module: renames their
  * gm_ data globals to <name>__<modid> (recorded for the site table), hides
  * gm_nslots__/gm_slotnames__ (they only feed the site table), takes the
- * module's target-cpu/features so the handlers can be inlined, then
- * LLVMLinkModules2. Depends on LLVM-C (Core, Linker).
+ * module's target-cpu/features so the handlers can be inlined, and its
+ * nvvm-reflect-* module flags (fast math: -use_fast_math sets
+ * nvvm-reflect-ftz; the handlers use no floating point, so the user's
+ * value changes nothing in them, and theirs never overrides the user's),
+ * then links (link_diag.cpp: the linker's error as one line naming the
+ * handler file). Depends on LLVM-C (Core) and link_diag.cpp.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,26 +77,64 @@ static void rename_globals(struct gm_handlers *h, LLVMModuleRef hm, uint64_t mod
     }
 }
 
-/* Handlers take the module's target-cpu and features so they inline. */
+/* Handlers take the module's target-cpu, features and denormal modes so
+ * they inline, and "true" for the floating-point relaxations: inlining
+ * ANDs those into the caller, and a handler (no floating point) must not
+ * take the user's fast math away. */
 static void copy_target_attrs(LLVMModuleRef m, LLVMModuleRef hm)
 {
-    static const char *keys[] = {"target-cpu", "target-features"};
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
+    static const char *keys[] = {"target-cpu", "target-features", "denormal-fp-math",
+                                 "denormal-fp-math-f32"};
+    static const char *relax[] = {"no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
+                                  "unsafe-fp-math", "approx-func-fp-math"};
+    LLVMContextRef ctx = LLVMGetModuleContext(hm);
+    LLVMValueRef f = LLVMGetFirstFunction(m);
+    while (f && LLVMIsDeclaration(f))
+        f = LLVMGetNextFunction(f);
+    if (!f)
+        return;
+    for (LLVMValueRef hf = LLVMGetFirstFunction(hm); hf; hf = LLVMGetNextFunction(hf)) {
+        if (LLVMIsDeclaration(hf))
             continue;
-        for (int k = 0; k < 2; k++) {
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
             unsigned kl = (unsigned)strlen(keys[k]);
             LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, keys[k], kl);
-            for (LLVMValueRef hf = LLVMGetFirstFunction(hm); hf; hf = LLVMGetNextFunction(hf)) {
-                if (LLVMIsDeclaration(hf))
-                    continue;
-                LLVMRemoveStringAttributeAtIndex(hf, LLVMAttributeFunctionIndex, keys[k], kl);
-                if (a)
-                    LLVMAddAttributeAtIndex(hf, LLVMAttributeFunctionIndex, a);
-            }
+            LLVMRemoveStringAttributeAtIndex(hf, LLVMAttributeFunctionIndex, keys[k], kl);
+            if (a)
+                LLVMAddAttributeAtIndex(hf, LLVMAttributeFunctionIndex, a);
         }
-        return;
+        for (size_t k = 0; k < sizeof relax / sizeof relax[0]; k++)
+            LLVMAddAttributeAtIndex(hf, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(ctx, relax[k], (unsigned)strlen(relax[k]),
+                                                              "true", 4));
     }
+}
+
+/* The user's value of each nvvm-reflect-* flag that both modules set
+ * replaces the handler module's (its flag nodes are edited in place). */
+static void take_reflect_flags(LLVMModuleRef m, LLVMModuleRef hm)
+{
+    unsigned n = LLVMGetNamedMetadataNumOperands(hm, "llvm.module.flags");
+    if (!n)
+        return;
+    LLVMValueRef *ops = calloc(n, sizeof *ops);
+    if (!ops)
+        abort();
+    LLVMGetNamedMetadataOperands(hm, "llvm.module.flags", ops);
+    for (unsigned i = 0; i < n; i++) {
+        if (LLVMGetMDNodeNumOperands(ops[i]) != 3)
+            continue;
+        LLVMValueRef f[3];
+        LLVMGetMDNodeOperands(ops[i], f);
+        unsigned len = 0;
+        const char *key = f[1] ? LLVMGetMDString(f[1], &len) : NULL;
+        if (!key || !gm_starts_with(key, "nvvm-reflect-"))
+            continue;
+        LLVMMetadataRef user = LLVMGetModuleFlag(m, key, len);
+        if (user)
+            LLVMReplaceMDNodeOperandWith(ops[i], 2, user);
+    }
+    free(ops);
 }
 
 int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, struct gm_err *e)
@@ -102,11 +144,15 @@ int gm_handlers_link(struct gm_handlers *h, LLVMModuleRef m, uint64_t modid, str
         LLVMSetTarget(hm, LLVMGetTarget(m));
         LLVMSetDataLayout(hm, LLVMGetDataLayoutStr(m));
         copy_target_attrs(m, hm);
+        take_reflect_flags(m, hm);
         gm_used_remove(hm, drop_handler_used, NULL);
         rename_globals(h, hm, modid);
-        h->mods[i] = NULL;                       /* LLVMLinkModules2 destroys it */
-        if (LLVMLinkModules2(m, hm))
-            return gm_fail(e, "linking handler bitcode failed (duplicate definitions?)");
+        h->mods[i] = NULL;                       /* linking destroys it */
+        char msg[512] = "";
+        if (gm_link_modules(m, hm, msg, sizeof msg))
+            return gm_fail(e, "cannot link handler bitcode %s: %s%s", h->paths[i],
+                           msg[0] ? msg : "unknown linker error",
+                           strstr(msg, "multiply defined") ? " (an analysis or handler given twice?)" : "");
     }
     return 0;
 }

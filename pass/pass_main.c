@@ -76,12 +76,14 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     gm_select_sites(m, fns, nfns, &a, &s);
     free(fns);
     int rc = 1;
-    if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c->reconverge, e) < 0 ||
+    if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c, e) < 0 ||
                 gm_define_module_globals(m, modid, (uint32_t)s.n, h) < 0 ||
                 gm_emit_sitetab(m, modid, &s, h, e) < 0 || gm_handlers_inline(m, &s, e) < 0))
         rc = -1;
-    else if (s.n)
+    else if (s.n) {
         gm_fold_nsites(m);
+        gm_used_move_last(m);
+    }
     gm_strtab_free(&s.str);
     gm_sites_free(&s);
     return rc == 1 ? verify(m, e) : rc;
@@ -90,6 +92,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
 int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, size_t errlen)
 {
     struct gm_err e = {err, errlen};
+    gm_note_function(NULL);
     if (!o || o->size < sizeof *o)
         return gm_fail(&e, "options struct too small");
     if (!is_nvptx(m))

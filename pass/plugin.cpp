@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plugin entry point of the gpumem pass: registers it at OptimizerLast (for
 // clang -fpass-plugin=) and as pipeline name "gpumem" (for opt), declares the
-// -gm-* options and hands them to gm_pass_run (C). Nothing else lives in C++;
+// -gm-* options and hands them to gm_pass_run (C), turning an exception from
+// underneath into a one-line error. Nothing else lives in C++;
 // depends on LLVM's plugin API and gm_pass.h only.
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -11,6 +12,8 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include "gm_pass.h"
+
+#include <exception>
 
 using namespace llvm;
 
@@ -29,6 +32,11 @@ static cl::opt<bool> StripDebug("gm-strip-debug", cl::init(false),
     cl::desc("gpumem: strip debug info from device modules after reading locations"));
 static cl::opt<bool> Reconverge("gm-reconverge", cl::init(true),
     cl::desc("gpumem: reconverge the lanes of a site after each handler call (default on)"));
+static cl::opt<unsigned> InlineGrowth("gm-inline-growth", cl::init(100), cl::Hidden,
+    cl::desc("gpumem: handlers inlined at sites in loops of a kernel up to this percentage "
+             "of the kernel's instructions; other sites call one out-of-line copy"));
+static cl::opt<bool> InlineAll("gm-inline-all", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: inline the handlers at every site (no out-of-line copies; tests)"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
     cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
 
@@ -37,9 +45,18 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
                          InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
-                         StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0};
+                         StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
+                         InlineAll ? -1 : (int)InlineGrowth};
     char err[1024] = "";
-    int r = gm_pass_run(wrap(&M), &o, err, sizeof err);
+    int r;
+    // An exception from LLVM underneath (e.g. std::logic_error) ends in
+    // one line naming the function being instrumented, never an abort.
+    try {
+      r = gm_pass_run(wrap(&M), &o, err, sizeof err);
+    } catch (const std::exception &X) {
+      report_fatal_error(Twine("gpumem: internal error in function '") + gm_pass_where() +
+                             "': " + X.what(), false);
+    }
     if (r < 0)
       report_fatal_error(Twine("gpumem: ") + err, false);
     return r ? PreservedAnalyses::none() : PreservedAnalyses::all();

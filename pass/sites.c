@@ -113,7 +113,9 @@ int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns, const struc
                     struct gm_sites *s)
 {
     gm_str_intern(&s->str, "", 0);
-    for (size_t i = 0; i < nfns; i++)
+    for (size_t i = 0; i < nfns; i++) {
+        gm_note_function(fns[i]);
         function_sites(m, fns[i], a, s);
+    }
     return 0;
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Edits llvm.used / llvm.compiler.used (LLVM-C has no API for them): drop
- * entries (handler functions and slot globals must be deletable) and append
- * one (the site table must survive). Depends on LLVM-C.
+ * entries (handler functions and slot globals must be deletable), append
+ * one (the site table must survive), and move both lists after every other
+ * global (reproducible output: the NVPTX printer emits a global's
+ * dependencies first, walking them in a pointer-hashed set, so a list
+ * placed before the globals it names printed their declarations in an
+ * order that changed from run to run). Depends on LLVM-C.
  */
 #include <stdlib.h>
 #include "internal.h"
@@ -71,4 +75,17 @@ void gm_used_append(LLVMModuleRef m, LLVMValueRef gv)
     v[n++] = LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) ? LLVMConstAddrSpaceCast(gv, ptr) : gv;
     rebuild(m, "llvm.used", v, n);
     free(v);
+}
+
+void gm_used_move_last(LLVMModuleRef m)
+{
+    static const char *const names[] = {"llvm.used", "llvm.compiler.used"};
+    for (int i = 0; i < 2; i++) {
+        if (!LLVMGetNamedGlobal(m, names[i]))
+            continue;
+        unsigned n = 0;
+        LLVMValueRef *v = entries(m, names[i], &n);
+        rebuild(m, names[i], v, n);
+        free(v);
+    }
 }

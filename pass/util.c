@@ -53,3 +53,22 @@ void gm_sites_free(struct gm_sites *s)
     free(s->v);
     memset(s, 0, sizeof *s);
 }
+
+static char gm_where[256];
+
+void gm_note_function(LLVMValueRef f)
+{
+    size_t n = 0;
+    const char *name = f ? LLVMGetValueName2(f, &n) : NULL;
+    if (!name)
+        name = "", n = 0;
+    if (n >= sizeof gm_where)
+        n = sizeof gm_where - 1;
+    memcpy(gm_where, name, n);
+    gm_where[n] = 0;
+}
+
+const char *gm_pass_where(void)
+{
+    return gm_where;
+}

@@ -50,19 +50,8 @@ GM_INL uint32_t co_job_slot(uint32_t kind, uint32_t j)
     return kind == CO_SHARED && j >= 2 ? j + 3 : j;
 }
 
-GM_INL uint32_t co_job_value(uint32_t slot, uint32_t n, uint32_t r, uint32_t bytes, int whole)
-{
-    switch (slot) {
-    case CO_WARPS: return whole;
-    case CO_THREADS: return n;
-    case CO_SECTORS: case CO_WAVES: return r & 0xffff;
-    case CO_LINES: case CO_IDEAL_WAVES: return r >> 16;
-    case CO_IDEAL: return (bytes + 31) / 32;
-    default: return 0;
-    }
-}
-
-/* co_job_value as a chain of selects (slots 0..6; larger slots give 0). */
+/* Value of slot for a warp execution, as a chain of selects (no jump
+ * table; slots 0..6, larger slots give 0). */
 GM_INL uint32_t co_job_value_sel(uint32_t slot, uint32_t n, uint32_t r, uint32_t bytes, int whole)
 {
     uint32_t lo = r & 0xffff, hi = r >> 16;
@@ -73,9 +62,8 @@ GM_INL uint32_t co_job_value_sel(uint32_t slot, uint32_t n, uint32_t r, uint32_t
     return slot == CO_IDEAL ? (bytes + 31) / 32 : v;
 }
 
-/* sel: one job per lane by selects when lanes suffice (not for memory
- * intrinsics: their exact walk leaves no registers for it, regbudget). */
-GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint32_t bytes, int whole, int sel)
+/* Out of line: co_direct and co_keyed share it. */
+GM_SLOW void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint32_t bytes, int whole)
 {
     uint32_t n = __popc(km);
     uint32_t rank = __popc(km & gm_lanemask_lt());
@@ -87,19 +75,10 @@ GM_INL void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint3
     unsigned long long *c = gm_counters__coalescing +
         ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
     uint32_t jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
-#ifndef GM_CO_OLD_EMIT
-    /* at least as many lanes as jobs (the common case): one job per lane,
-     * its value by selects (no jump table, no loop) */
-    if (sel && n >= jobs) {
-        uint32_t slot = co_job_slot(kind, rank);
-        uint32_t v = co_job_value_sel(slot, n, r, bytes, whole);
-        if (rank < jobs && v) atomicAdd(c + slot, (unsigned long long)v);
-        return;
-    }
-#endif
+    /* with at least as many lanes as jobs (the common case) one pass */
     for (uint32_t j = rank; j < jobs; j += n) {
         uint32_t slot = co_job_slot(kind, j);
-        uint32_t v = co_job_value(slot, n, r, bytes, whole);
+        uint32_t v = co_job_value_sel(slot, n, r, bytes, whole);
         if (v) atomicAdd(c + slot, (unsigned long long)v);
     }
 }
@@ -125,7 +104,8 @@ GM_INL uint32_t co_key_field(uint32_t key, uint32_t f)
                   : (n * (key >> 20 & 0x3f) + 31) / 32;
 }
 
-/* Job j of adding a run of `count` executions of key to the counters:
+/* Job j of adding a run of `count` executions of key to the counters
+ * (out of line: runs end rarely):
  * 0 the matrix cell (memory runs only), 1 warps, 2.. the kind's other
  * slots (co_job_slot order). */
 GM_INL uint32_t co_flush_jobs(uint32_t key)
@@ -134,7 +114,7 @@ GM_INL uint32_t co_flush_jobs(uint32_t key)
     return kind == CO_MEM ? 6 : kind == CO_SHARED ? 5 : 3;
 }
 
-GM_INL void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t j)
+GM_SLOW void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t j)
 {
     uint32_t kind = key >> 26, v = 1;
     unsigned long long *p;
@@ -152,39 +132,47 @@ GM_INL void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t j
     atomicAdd(p, (unsigned long long)count * v);
 }
 
-/* At kernel exit each lane adds the run it holds, job by job. */
+/* At kernel exit each lane adds the run it holds, job by job (out of
+ * line: the flush is inlined before every return for every accumulator). */
+GM_SLOW void co_flush_all(uint32_t site, uint32_t key, uint32_t count)
+{
+    GM_ROLLED
+    for (uint32_t j = 0; j < co_flush_jobs(key); j++) co_flush_job(site, key, count, j);
+}
+
 GM_ACCUM_FLUSH(coalescing)
 {
-    if (!acc[1] || !gm_counters__coalescing) return;
-    GM_ROLLED
-    for (uint32_t j = 0; j < co_flush_jobs(acc[0]); j++) co_flush_job(site, acc[0], acc[1], j);
+    if (acc[1] && gm_counters__coalescing) co_flush_all(site, acc[0], acc[1]);
 }
+
+/* A site's run as the leader holds it (accumulator words 0 and 1), and
+ * whether the last execution was counted through it (key). */
+struct co_run { uint32_t key, count, keyed; };
 
 /* The leader extends its run; when the key changes, the warp adds the old
  * run (lane of rank j does job j: one warp-wide RED, as the direct path
  * costs) and the leader starts a new one. */
-GM_INL void co_accumulate(uint32_t *acc, uint32_t site, uint32_t mask, uint32_t key)
+GM_INL void co_accumulate(struct co_run *w, uint32_t site, uint32_t mask, uint32_t key)
 {
     int lead = gm_is_leader_of(mask);
-    if (__ballot_sync(mask, lead && (acc[0] != key || acc[1] == ~0u))) {
+    if (__ballot_sync(mask, lead && (w->key != key || w->count == ~0u))) {
         uint32_t l = gm_leader_of(mask);
-        uint32_t okey = __shfl_sync(mask, acc[0], l), ocnt = __shfl_sync(mask, acc[1], l);
+        uint32_t okey = __shfl_sync(mask, w->key, l), ocnt = __shfl_sync(mask, w->count, l);
         uint32_t n = __popc(mask);
         for (uint32_t j = __popc(mask & gm_lanemask_lt()); ocnt && j < co_flush_jobs(okey); j += n)
             co_flush_job(site, okey, ocnt, j);
-        if (lead) acc[0] = key, acc[1] = 0;
+        if (lead) w->key = key, w->count = 0;
     }
-    if (lead) acc[1]++;
+    if (lead) w->count++;
 }
 
-/* Loop steps (abi.h, GM_ACCUM_STEP_*; off with -DGM_CO_NO_STEP or
- * GM_DIAG_NO_LOOPINV=1 at compile time): for a global load or store in a
+/* Loop steps (abi.h, GM_ACCUM_STEP_*; off with the pass option
+ * -gm-diag-no-loopinv): for a global load or store in a
  * loop whose address advances by D bytes per iteration, the pass stores D
  * and clears the run mask in the loop's preheader. A warp execution whose
  * mask equals every lane's run mask repeats the previous one (each lane of
  * the mask moved by the same D since, see co_step_run), so its key is the
  * leader's current one: the leader counts it, nothing else runs. */
-#ifndef GM_CO_NO_STEP
 GM_ACCUM_STEP(coalescing);
 #define CO_STEP(acc) ((acc)[GM_ACCUM_STEP_KNOWN])
 
@@ -210,138 +198,85 @@ GM_INL uint32_t co_step_run(const uint32_t *acc, uint32_t mask, uint64_t a)
     int ok = !(acc[GM_ACCUM_STEP_D] & 127) || !(((uint32_t)a - al) & 127);
     return __all_sync(mask, ok) ? mask : 0;
 }
-#else
-#define CO_STEP(acc) 0
-GM_INL int co_step_fast(uint32_t *, uint32_t) { return 0; }
-GM_INL uint32_t co_step_run(const uint32_t *, uint32_t, uint64_t) { return 0; }
-#endif
-
-/* Block accumulators (sites outside loops, see the SDK): per site, the
- * block's sums of the seven slots, and one matrix cell with its count (the
- * first cell a warp of the block claims; other cells go to memory).
- * Exact (handlers/emu, tests/gpu/kat on the H100) but measured slower than
- * per-warp REDs to the per-SM rows (bench/results/overhead-coal.md: 7.66x
- * against 7.38x geomean), so only used when built with -DGM_CD_BLOCK. */
-#ifdef GM_CD_BLOCK
-GM_BLOCK(coalescing);
-enum { CO_B_CELL = 7, CO_B_COUNT, CO_B_WORDS };
-
-GM_INL void co_block_cell(uint32_t *b, uint32_t site, uint32_t cell)
+/* Kind of an access: CO_MEM (global, local), CO_SHARED or CO_NONE. */
+GM_INL uint32_t co_kind(uint32_t space, uint32_t len, uint32_t info)
 {
-    uint32_t k = gm_block_word(b, CO_B_CELL);
-    if (!k) k = atomicCAS_block(b + CO_B_CELL, 0u, cell + 1);
-    if (!k || k == cell + 1) atomicAdd(b + CO_B_COUNT, 1u);
-    else if (gm_counters__coalescing_matrix)
-        atomicAdd(gm_counters__coalescing_matrix + site * 1024 + cell, 1ull);
+    if (!len) return CO_NONE;
+    if (space == GM_SPACE_GLOBAL) return CO_MEM;
+    if (info & GM_INFO_MEMINTR) return CO_NONE;
+    return space == GM_SPACE_LOCAL ? CO_MEM : space == GM_SPACE_SHARED ? CO_SHARED : CO_NONE;
 }
 
-/* One warp execution of a load or store (bytes = threads x width): lane of
- * rank j does job j (one warp-wide shared RED), the next lane the matrix. */
-GM_INL void co_block_add(uint32_t *b, uint32_t site, uint32_t mask, uint32_t kind, uint32_t r, uint32_t len)
+/* Unique sectors | lines << 16 (memory) or wavefronts (shared) of the
+ * lanes of km (out of line: co_direct and co_keyed share it). */
+GM_SLOW uint32_t co_count(uint32_t km, uint32_t kind, uint32_t space, uint64_t addr, uint32_t len,
+                         uint32_t info)
 {
-    uint32_t n = __popc(mask), rank = __popc(mask & gm_lanemask_lt());
-    uint32_t jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
-    for (uint32_t j = rank; j <= jobs; j += n) {
-        if (j == jobs) {
-            uint32_t s = r & 0xffff;
-            if (kind == CO_MEM) co_block_cell(b, site, (n - 1) * 32 + (s < 32 ? s : 32) - 1);
-            continue;
-        }
-        uint32_t slot = co_job_slot(kind, j);
-        uint32_t v = co_job_value(slot, n, r, n * len, 1);
-        if (v) atomicAdd(b + slot, v);
-    }
+    if (kind == CO_MEM)
+        return co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
+    return kind == CO_SHARED ? gm_shared_wavefronts(km, addr, len) : 0;
 }
 
-/* The last threads of the block add its sums (lane of rank j in last: word j). */
-GM_BLOCK_FLUSH(coalescing)
+/* One warp execution straight to the counters (sites without an
+ * accumulator, and memory intrinsics or generic addresses everywhere).
+ * Out of line: one copy per module, whatever the number of sites. */
+GM_SLOW void co_direct(uint32_t site, uint64_t addr, uint32_t info, uint64_t value)
 {
-    if (!last || !gm_counters__coalescing) return;
-    uint32_t n = __popc(last);
-    unsigned long long *c = gm_site_counters(gm_counters__coalescing, site, gm_slots__coalescing);
-    GM_ROLLED
-    for (uint32_t j = __popc(last & gm_lanemask_lt()); j < CO_B_CELL + 1; j += n) {
-        uint32_t v = gm_block_word(words, j == CO_B_CELL ? (uint32_t)CO_B_COUNT : j);
-        if (!v) continue;
-        if (j < CO_B_CELL) atomicAdd(c + j, (unsigned long long)v);
-        else if (gm_counters__coalescing_matrix)
-            atomicAdd(gm_counters__coalescing_matrix + site * 1024 + gm_block_word(words, CO_B_CELL) - 1,
-                      (unsigned long long)v);
-    }
-}
-#endif /* GM_CD_BLOCK */
-
-#ifdef GM_CO_DELTA
-#include "coalescing_delta.h"  /* optional repeat detection, off by default */
-#endif
-
-GM_BEFORE_MEM(coalescing)
-{
-    if (!gm_counters__coalescing) return;
     uint32_t mask = gm_active();
     uint32_t space = gm_resolve_space(addr, info);
     uint32_t len = GM_INFO_WIDTH(info);
     if (info & GM_INFO_MEMINTR) len = value < GM_CO_MAX_LEN ? (uint32_t)value : GM_CO_MAX_LEN;
-    uint32_t kind = !len ? CO_NONE
-        : space == GM_SPACE_GLOBAL ? CO_MEM
-        : space == GM_SPACE_LOCAL && !(info & GM_INFO_MEMINTR) ? CO_MEM
-        : (space == GM_SPACE_SHARED && !(info & GM_INFO_MEMINTR)) ? CO_SHARED : CO_NONE;
+    uint32_t kind = co_kind(space, len, info);
     /* a space known at compile time gives every lane of a load or store
-     * the same kind (constant once inlined) */
+     * the same kind */
     int same = GM_INFO_SPACE(info) != GM_SPACE_GENERIC && !(info & GM_INFO_MEMINTR);
     uint32_t km = same ? mask : __match_any_sync(mask, kind);
-    uint32_t r = 0;
-    int counted = 0;
-#ifdef GM_CO_DELTA
-    if (same && kind == CO_MEM) {
-        uint32_t *acc = gm_accum__coalescing(site), *last = gm_accum__co_last(site);
-        if (acc && last) {  /* tests of the calls themselves: SROA still applies */
-            uint64_t ua = space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr;
-            if (co_repeat(acc, last, mask, ua)) return;
-            r = co_spans(km, ua, len, info);
-            int ok = CO_KEY_OK(r);
-            if (ok) co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
-            co_remember(last, mask, ua, ok);
-            if (ok) return;
-            counted = 1;
-        }
+    uint32_t r = co_count(km, kind, space, addr, len, info);
+    uint32_t bytes = __reduce_add_sync(km, len);
+    co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0);
+}
+
+/* One warp execution of a load or store of a space known at compile time
+ * at a site with an accumulator: whose run (key, count) is passed by value
+ * and returned (so the words stay in registers). A key holds everything
+ * (one kind for the whole warp, bytes = threads x width); counts too large
+ * for a key go to memory directly (keyed = 0). Out of line, as co_direct. */
+GM_SLOW struct co_run co_keyed(uint32_t site, uint64_t addr, uint32_t info, uint32_t key, uint32_t count)
+{
+    uint32_t mask = gm_active();
+    uint32_t space = GM_INFO_SPACE(info), len = GM_INFO_WIDTH(info);
+    uint32_t kind = co_kind(space, len, info);
+    uint32_t r = co_count(mask, kind, space, addr, len, info);
+    struct co_run w = {key, count, 0};
+    if (!CO_KEY_OK(r)) {
+        co_emit(site, mask, kind, r, __reduce_add_sync(mask, len), 1);
+        return w;
     }
-#endif
+    co_accumulate(&w, site, mask, co_key(__popc(mask), r, len, kind));
+    w.keyed = 1;
+    return w;
+}
+
+/* Inlined at sites in loops (the pass puts the rest out of line): the loop
+ * step's fast path, else co_keyed on the accumulator's words. */
+GM_BEFORE_MEM(coalescing)
+{
+    if (!gm_counters__coalescing) return;
+    uint32_t *acc = gm_accum__coalescing(site);
+    uint32_t space = GM_INFO_SPACE(info);
+    if (!acc || space == GM_SPACE_GENERIC || (info & GM_INFO_MEMINTR)) {
+        co_direct(site, addr, info, value);
+        return;
+    }
+    uint32_t mask = gm_active();
     /* loop steps: global loads and stores only (local addresses are not
      * linear in the thread's offsets, shared ones count wavefronts) */
-    int step = same && space == GM_SPACE_GLOBAL && kind == CO_MEM;
-    if (step) {  /* the accumulator only used where it is asked for (SROA) */
-        uint32_t *sacc = gm_accum__coalescing(site);
-        if (sacc && CO_STEP(sacc)) {
-            if (co_step_fast(sacc, mask)) return;
-            sacc[GM_ACCUM_STEP_RUN] = 0;
-        }
+    int step = space == GM_SPACE_GLOBAL && GM_INFO_WIDTH(info) && CO_STEP(acc);
+    if (step) {
+        if (co_step_fast(acc, mask)) return;
+        acc[GM_ACCUM_STEP_RUN] = 0;
     }
-    if (!counted) {
-        if (kind == CO_MEM)
-            r = co_spans(km, space == GM_SPACE_LOCAL ? gm_local_phys(addr) : addr, len, info);
-        else if (kind == CO_SHARED)
-            r = gm_shared_wavefronts(km, addr, len);
-        /* Loads and stores of a space known at compile time: one kind for the
-         * whole warp and bytes = threads x width, so a key holds everything. */
-        if (same && CO_KEY_OK(r)) {
-            uint32_t *acc = gm_accum__coalescing(site);
-            if (acc) {
-                co_accumulate(acc, site, mask, co_key(__popc(mask), r, len, kind));
-                if (step && CO_STEP(acc)) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr);
-                return;
-            }
-        }
-#ifdef GM_CD_BLOCK
-        if (same) {
-            uint32_t *b = gm_block__coalescing(site, CO_B_WORDS);
-            if (b) {
-                co_block_add(b, site, mask, kind, r, len);
-                return;
-            }
-        }
-#endif
-    }
-    uint32_t bytes = __reduce_add_sync(km, len);
-    co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0, !(info & GM_INFO_MEMINTR));
+    struct co_run w = co_keyed(site, addr, info, acc[0], acc[1]);
+    acc[0] = w.key, acc[1] = w.count;
+    if (step && w.keyed) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr);
 }

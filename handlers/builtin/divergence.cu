@@ -12,12 +12,6 @@ enum { DV_EXECS, DV_THREADS, DV_TAKEN, DV_NOT_TAKEN, DV_DIVERGENT };
  * key (threads | taken << 6 | divergent << 12) of the run of equal warp
  * executions this lane led last, acc[1] their number. */
 GM_ACCUM(divergence);
-/* Block accumulators (branches outside loops, see the SDK): one word per
- * slot; only with -DGM_CD_BLOCK (measured slower, see coalescing.cu). */
-#ifdef GM_CD_BLOCK
-GM_BLOCK(divergence);
-#endif
-
 /* Slot j's share of a run of `count` executions of key. */
 GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
 {
@@ -27,16 +21,34 @@ GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
     return (uint64_t)count * v;
 }
 
-/* At kernel exit each lane adds the run it holds, slot by slot. */
-GM_ACCUM_FLUSH(divergence)
+/* The warp adds the run (key, count) its leader held (lane of rank j:
+ * slot j, one warp-wide RED); a site without an accumulator adds each
+ * execution as a run of one. Out of line: one copy per module. */
+GM_SLOW void dv_flush_run(uint32_t site, uint32_t key, uint32_t count)
 {
-    if (!acc[1] || !gm_counters__divergence) return;
+    uint32_t mask = gm_active(), n = __popc(mask);
+    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
+    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
+        uint64_t v = dv_run_value(key, count, j);
+        if (v) atomicAdd(c + j, (unsigned long long)v);
+    }
+}
+
+/* At kernel exit each lane adds the run it holds, slot by slot (out of
+ * line: the flush is inlined before every return for every accumulator). */
+GM_SLOW void dv_flush_all(uint32_t site, uint32_t key, uint32_t count)
+{
     unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
     GM_ROLLED
     for (uint32_t j = 0; j < gm_slots__divergence; j++) {
-        uint64_t v = dv_run_value(acc[0], acc[1], j);
+        uint64_t v = dv_run_value(key, count, j);
         if (v) atomicAdd(c + j, (unsigned long long)v);
     }
+}
+
+GM_ACCUM_FLUSH(divergence)
+{
+    if (acc[1] && gm_counters__divergence) dv_flush_all(site, acc[0], acc[1]);
 }
 
 /* Switch: "taken" = lanes going to a case, "not taken" = to the default. */
@@ -48,51 +60,20 @@ GM_BEFORE_BRANCH(divergence)
     uint32_t taken = gm_ballot_count(mask, dir != 0);
     int divergent = (info & GM_BRINFO_SWITCH) ? __match_any_sync(mask, dir) != mask
                                               : taken != 0 && taken != n;
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
+    uint32_t key = n | taken << 6 | (uint32_t)divergent << 12;
     uint32_t *acc = gm_accum__divergence(site);
-    if (acc) {
-        /* the leader extends its run; when the key changes the warp adds
-         * the old run (lane of rank j: slot j, one warp-wide RED) */
-        uint32_t key = n | taken << 6 | (uint32_t)divergent << 12;
-        int lead = gm_is_leader_of(mask);
-        if (__ballot_sync(mask, lead && (acc[0] != key || acc[1] == ~0u))) {
-            uint32_t l = gm_leader_of(mask);
-            uint32_t okey = __shfl_sync(mask, acc[0], l), ocnt = __shfl_sync(mask, acc[1], l);
-            for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
-                uint64_t v = dv_run_value(okey, ocnt, j);
-                if (v) atomicAdd(c + j, (unsigned long long)v);
-            }
-            if (lead) acc[0] = key, acc[1] = 0;
-        }
-        if (lead) acc[1]++;
+    if (!acc) {
+        dv_flush_run(site, key, 1);
         return;
     }
-    /* slot-per-lane: lane of rank j adds slot j (one warp-wide RED), to the
-     * block's words outside loops (see the SDK), else to memory */
-#ifdef GM_CD_BLOCK
-    uint32_t *b = gm_block__divergence(site, gm_slots__divergence);
-#else
-    uint32_t *b = 0;
-#endif
-    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
-        uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? taken
-                   : j == DV_NOT_TAKEN ? n - taken : (uint32_t)divergent;
-        if (v && b) atomicAdd(b + j, v);
-        else if (v) atomicAdd(c + j, (unsigned long long)v);
+    /* the leader extends its run; when the key changes the warp adds the
+     * old run and the leader starts a new one */
+    int lead = gm_is_leader_of(mask);
+    if (__ballot_sync(mask, lead && (acc[0] != key || acc[1] == ~0u))) {
+        uint32_t l = gm_leader_of(mask);
+        uint32_t okey = __shfl_sync(mask, acc[0], l), ocnt = __shfl_sync(mask, acc[1], l);
+        if (ocnt) dv_flush_run(site, okey, ocnt);
+        if (lead) acc[0] = key, acc[1] = 0;
     }
+    if (lead) acc[1]++;
 }
-
-#ifdef GM_CD_BLOCK
-/* The last threads of the block add its sums (lane of rank j in last: slot j). */
-GM_BLOCK_FLUSH(divergence)
-{
-    if (!last || !gm_counters__divergence) return;
-    uint32_t n = __popc(last);
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
-    GM_ROLLED
-    for (uint32_t j = __popc(last & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
-        uint32_t v = gm_block_word(words, j);
-        if (v) atomicAdd(c + j, (unsigned long long)v);
-    }
-}
-#endif /* GM_CD_BLOCK */

@@ -16,9 +16,6 @@
 #include <thread>
 #include <vector>
 
-/* the optional block-accumulator paths of coalescing and divergence are
- * tested here too (devices build them only with -DGM_CD_BLOCK) */
-#define GM_CD_BLOCK 1
 #include "coalescing.cu"
 #include "divergence.cu"
 #include "values.cu"
@@ -46,19 +43,12 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site)
     return &accum[{name, site}][gm_emu::lane * GM_ACCUM_WORDS];
 }
 
-/* Block accumulators (GM_BLOCK): off, or per site words that all warps of
- * a test share (one thread block), flushed at the end by a warp of random
- * mask with last = that mask, as the pass arranges for sites outside loops. */
-static bool block_on;
-static std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> blockw;
+/* Block accumulators (GM_BLOCK, used by values): off here
+ * (emu/values_test.cpp tests them). */
 uint32_t *gm_emu_block(const char *name, uint32_t site, uint32_t words)
 {
-    if (!block_on) return nullptr;
-    std::lock_guard<std::mutex> g(accum_mu);
-    auto &v = blockw[{name, site}];
-    if (v.empty()) v.assign(words, 0);
-    if (v.size() != words) { fprintf(stderr, "emu: block words of %s site %u: %u then %zu\n", name, site, words, v.size()); abort(); }
-    return v.data();
+    (void)name, (void)site, (void)words;
+    return nullptr;
 }
 
 typedef unsigned long long u64;
@@ -187,9 +177,6 @@ static void test_coalescing(void)
     if (accum_on)
         for (uint32_t s = 0; s < NSITES; s++)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
-    if (block_on)
-        for (uint32_t s = 0; s < NSITES; s++)
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__coalescing(s, gm_emu_block("coalescing", s, CO_B_WORDS), __activemask()); });
     static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
     for (uint32_t s = 0; s < NSITES; s++) {
         for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
@@ -201,7 +188,7 @@ static void test_coalescing(void)
 }
 
 /* Loops: full warps re-executing a site with lanes shifted by a common
- * amount (the repeat path of -DGM_CO_DELTA), mixed with shifts that move
+ * amount, mixed with shifts that move
  * lanes apart, partial warps and accesses that straddle sectors and lines. */
 static void test_coalescing_loops(void)
 {
@@ -339,9 +326,6 @@ static void test_divergence(void)
     if (accum_on)
         for (uint32_t s = 0; s < NSITES; s++)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__divergence(s, gm_emu_accum("divergence", s)); });
-    if (block_on)
-        for (uint32_t s = 0; s < NSITES; s++)
-            warp(rnd_mask(), s % REPLICAS, [&](uint32_t l) { (void)l; gm_block_flush__divergence(s, gm_emu_block("divergence", s, gm_slots__divergence), __activemask()); });
     static const char *names[5] = {"dv.execs", "dv.threads", "dv.taken", "dv.not_taken", "dv.divergent"};
     for (uint32_t s = 0; s < NSITES; s++)
         for (int k = 0; k < 5; k++) check(names[k], s, summed(ctr, 5, s, k), ref[s][k]);
@@ -487,30 +471,16 @@ int main(void)
     accum_on = true;                  /* again, through register accumulators */
     test_coalescing();
     test_divergence();
-#ifdef GM_CO_DELTA
-    const size_t naccum = 3 * NSITES;  /* coalescing, co_last, divergence */
-#else
     const size_t naccum = 2 * NSITES;
-#endif
     if (accum.size() != naccum) { failures++; fprintf(stderr, "accumulators not used: %zu\n", accum.size()); }
     accum.clear();
     test_coalescing_loops();
     accum.clear();
-#ifndef GM_CO_NO_STEP
     uint32_t armed = test_coalescing_steps();
     printf("loop steps: %u lanes left with a run mask\n", armed);
-#ifndef GM_CO_DELTA  /* the repeat path runs first there */
     if (!armed) { failures++; fprintf(stderr, "loop-step fast path never armed\n"); }
-#endif
     accum.clear();
-#endif
     accum_on = false;
-    block_on = true;                  /* again, through block accumulators */
-    test_coalescing();
-    test_divergence();
-    if (blockw.empty()) { failures++; fprintf(stderr, "block accumulators not used\n"); }
-    blockw.clear();
-    block_on = false;
     test_values();
     test_allocations(false);
     test_allocations(true);

@@ -23,6 +23,7 @@ static const char *const g_known[] = {
     "GPUMEM_TRACE_FILE", "GPUMEM_TRACE_KERNELS", "GPUMEM_TRACE_SAMPLE",
     "GPUMEM_TRACE_MAX_RECORDS", "GPUMEM_TRACE_BUFFER_MB", "GPUMEM_TRACE_SPIN_LIMIT",
     "GPUMEM_TRACE_MODE", "GPUMEM_TRACE_SIM", "GPUMEM_TRACE_SIM_OUT", "GPUMEM_TRACE_SIM_PRESET",
+    "GPUMEM_RUNTIME", /* read by the loader in instrumented objects (docs/linking.md) */
     NULL};
 
 /* Levenshtein distance of a[0..n) and b, for names up to 63 characters. */

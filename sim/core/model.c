@@ -313,6 +313,10 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
             w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
         }
         add_lines(s, w, site, rec, sm, op, local);
+        /* a wide access (up to 4096 pieces of up to GM_COAL_MAX lines)
+         * does not fit the buffer: run it through the caches piece by
+         * piece (the order of line accesses is unchanged) */
+        if (w->nbuf > GM_LBUF) gm_model_lines(s, w, s->cfg.threads > 1);
     }
 }
 

@@ -42,7 +42,11 @@ struct gm_l2req {
 struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 
 /* Line accesses buffered between the two passes (small: stays in the CPU's
- * caches); a record adds at most GM_REC_LINES. */
+ * caches). A record is coalesced only while the buffer holds at most GM_LBUF
+ * entries; each 16 B piece of it adds at most GM_COAL_MAX lines (32 lanes x
+ * 5 local words) and the buffer is run through the caches between pieces
+ * once it holds more than GM_LBUF, so it never holds more than
+ * GM_LBUF + GM_COAL_MAX (GM_REC_LINES leaves room to spare). */
 #define GM_REC_LINES (2 * GM_COAL_MAX)
 #define GM_LBUF 1024
 /* Prefetch distances in line accesses: tag rows (and small sets' state)

@@ -3,7 +3,7 @@
 # Runs GPU suites on the GPU machine from the repository root, after
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
-# Usage: tests/gpu/all.sh SUITE... (examples kat runtime trace driver pass
+# Usage: tests/gpu/all.sh SUITE... (examples kat runtime link trace driver pass
 #        overhead ncu-trace ncu-compare sim-scaling alloc-spmv loopinv large;
 #        default: the correctness suites)
 set -u
@@ -14,7 +14,7 @@ mkdir -p "$out"
 [ -f .devpack/gpu.tar.gz ] && tar xzf .devpack/gpu.tar.gz
 B=$(cat .devpack/build_dir 2>/dev/null || echo build)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-suites=${*:-"pass driver runtime examples kat trace"}
+suites=${*:-"pass driver runtime link examples kat trace"}
 summary=""
 for s in $suites; do
   t0=$(date +%s)
@@ -22,6 +22,7 @@ for s in $suites; do
   pass)     "$B/tests/lit/pass/Output/gpu_counts.cu.tmp.app" ;;
   driver)   sh "$B/gpu-driver/run.sh" ;;
   runtime)  sh tests/gpu/runtime_smoke.sh run "$B" ;;
+  link)     sh tests/gpu/link.sh run "$B" ;;
   examples) sh tests/gpu/run.sh ;;
   kat)      WITH_NCU=1 sh tests/gpu/kat/run.sh ;;
   trace)    sh tests/gpu/trace/run.sh ;;

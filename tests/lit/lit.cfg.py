@@ -43,5 +43,11 @@ subs = {
 for k in sorted(subs, key=len, reverse=True):
     config.substitutions.append((k, subs[k]))
 
+# link styles (runtime/link-*.test): an MPI wrapper and nvcc where installed
+import shutil
+if shutil.which("mpicxx", path=config.environment["PATH"]):
+    config.available_features.add("mpi")
+if os.path.exists(os.path.join(config.gm_cuda_path, "bin", "nvcc")):
+    config.available_features.add("nvcc")
 if os.path.exists("/dev/nvidia0") or os.environ.get("GM_HAVE_GPU") == "1":
     config.available_features.add("gpu")

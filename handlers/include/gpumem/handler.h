@@ -31,7 +31,10 @@
  *     with ptxas -v for sm_90);
  *   - must not assume the runtime is present: counter pointers are NULL when
  *     the runtime could not attach (e.g. another tool holds CUPTI); check them.
- * Every handler of a build is inlined at its call sites. Names starting with
+ * A handler is inlined at sites inside loops of kernels, within a code growth
+ * budget; every other site calls one out-of-line copy of the event's
+ * handlers (pass/outline.c). GM_SLOW helpers stay out of line everywhere.
+ * Names starting with
  * gm_ / __gm_ are reserved for gpumem.
  *
  * Counters: GM_COUNTERS(name, slots) declares `gm_counters__name`, a pointer
@@ -48,6 +51,16 @@
 
 #define GM_DEV extern "C" __device__ __attribute__((used))
 #define GM_INL static __device__ __forceinline__
+/* A helper kept out of line (one copy per module, however many sites call
+ * it): for the rare or heavy part of a handler, so that what is inlined at
+ * every site stays small. */
+#ifndef GM_SLOW /* tests/lit/handlers/regbudget.test defines it inline */
+#ifndef GM_HOST_EMULATION
+#define GM_SLOW static __device__ __noinline__
+#else
+#define GM_SLOW static
+#endif
+#endif
 
 #define GM_BEFORE_MEM(name) \
     GM_DEV void gm_before_mem__##name(uint32_t site, uint64_t addr, uint32_t info, uint64_t value)

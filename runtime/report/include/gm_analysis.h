@@ -22,6 +22,8 @@ int gm_slot_find(const struct gm_report_counter_set *set, const char *const *nam
 
 struct gm_kernel_stat {
     const struct gm_report_kernel *k;
+    int instrumented;        /* its module is in the report; 0: modid 0, a kernel of a
+                              * module gpumem did not instrument (counters unknown) */
     uint64_t mem_warps;      /* coalescing: warp executions of memory sites */
     uint64_t sectors, ideal_sectors, excess_sectors;
     uint64_t wavefronts, ideal_wavefronts;

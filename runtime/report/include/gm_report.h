@@ -233,6 +233,7 @@ struct gm_report {
     /* array capacities (internal) */
     size_t cap_devices, cap_modules, cap_kernels, cap_launches, cap_allocs,
            cap_events, cap_unobserved, cap_notes;
+    struct gm_report_kindex *kindex; /* (modid, name) -> kernel (internal) */
 };
 
 /* ---- building and freeing -------------------------------------------

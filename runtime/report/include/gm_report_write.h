@@ -21,16 +21,24 @@ struct gm_write_opts {
 int gm_report_write_text(const struct gm_report *r, const struct gm_write_opts *o, FILE *f);
 int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *o, FILE *f);
 /* Writes kernels.csv, lines.csv, branches.csv, values.csv, matrix.csv, allocations.csv,
- * findings.csv, launches.csv, events.csv into dir (which must exist).
+ * findings.csv, launches.csv, events.csv into dir (which must exist), all
+ * or none, as gm_report_write_dir does.
  * 0, or -1 with a one-line reason in err. */
 int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o,
                         const char *dir, char *err, size_t errlen);
 
 /* formats: comma-separated subset of text,json,csv,html ("all" = every one).
  * Creates dir if needed; writes summary.txt, report.json, *.csv,
- * report.html. 0, or -1 with a one-line reason in err. */
+ * report.html. Each file is written under a temporary name in dir and all
+ * are renamed into place only once all are complete: on failure the files
+ * of a previous run stay as they were and no partial file is left.
+ * 0, or -1 with a one-line reason in err ("DIR/NAME: strerror"). */
 int gm_report_write_dir(const struct gm_report *r, const struct gm_write_opts *o,
                         const char *dir, const char *formats, char *err, size_t errlen);
+/* Removes the temporary files of writes in progress. Async-signal-safe: for
+ * a command's SIGINT/SIGTERM handler (the runtime installs none for it). */
+void gm_report_remove_partial(void);
+
 /* 0 if every name in a formats list is known, else -1 naming it in err. */
 int gm_report_check_formats(const char *formats, char *err, size_t errlen);
 

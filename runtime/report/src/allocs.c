@@ -33,7 +33,7 @@ struct gm_report_alloc *gm_report_find_alloc(const struct gm_report *r, uint64_t
     return NULL;
 }
 
-static size_t words(uint64_t units) { return (size_t)((units + 63) / 64); }
+static size_t words(uint64_t units) { return (size_t)(units / 64 + (units % 64 != 0)); }
 
 /* Bits of word w that are inside the bitmap. */
 static uint64_t valid_mask(uint64_t units, size_t w)
@@ -77,7 +77,7 @@ int gm_report_alloc_set_bitmap(struct gm_report_alloc *a, uint32_t granularity,
 {
     if (granularity == 0)
         return -1;
-    uint64_t units = (a->size + granularity - 1) / granularity;
+    uint64_t units = a->size / granularity + (a->size % granularity != 0);
     uint64_t *c = malloc(words(units) ? words(units) * 8 : 8);
     if (!c)
         return -1;

@@ -5,6 +5,7 @@
  * frequency (histogram), structured access (per-launch bitmaps).
  * Definitions: docs/reports.md. Depends on the report headers and libc.
  */
+#include "sat.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -20,7 +21,7 @@ static void hist_buckets(const uint64_t *h, int *median, int *hot, uint64_t *hot
     *median = *hot = -1;
     *hot_units = 0;
     for (int b = 1; b < GM_REPORT_HIST_BUCKETS; b++) {
-        touched += h[b];
+        touched = gm_sat_add(touched, h[b]);
         if (h[b])
             *hot = b;
     }
@@ -28,12 +29,12 @@ static void hist_buckets(const uint64_t *h, int *median, int *hot, uint64_t *hot
         return;
     uint64_t seen = 0;
     for (int b = 1; b < GM_REPORT_HIST_BUCKETS && *median < 0; b++) {
-        seen += h[b];
+        seen = gm_sat_add(seen, h[b]);
         if (seen * 2 >= touched)
             *median = b;
     }
     for (int b = *median + 1; b < GM_REPORT_HIST_BUCKETS; b++)
-        *hot_units += h[b];
+        *hot_units = gm_sat_add(*hot_units, h[b]);
 }
 
 void gm_alloc_metrics(const struct gm_report_alloc *a, struct gm_alloc_metrics *m)

@@ -5,6 +5,8 @@
  * redundant allocation and dead write. Definitions: docs/reports.md.
  * Depends on the report headers and libc only.
  */
+#include "sat.h"
+#include "reuse.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -151,57 +153,38 @@ static int idleness(struct det *d, const struct gm_tl_alloc *ta)
     return 0;
 }
 
-/* Is A still allocated, unused from now on, when B is allocated? */
-static int can_reuse(const struct gm_tl_alloc *A, const struct gm_tl_alloc *B)
+static int redundant_one(struct det *d, const struct gm_tl_alloc *B, const struct gm_tl_alloc *A)
 {
-    const struct gm_report_alloc *a = A->a, *b = B->a;
-    if (A == B || !A->nuses || a->size < b->size || a->device != b->device)
-        return 0;
-    if (A->alloc_seq >= B->alloc_seq || A->uses[A->nuses - 1].e->seq >= B->alloc_seq)
-        return 0;
-    if (A->free_seq)
-        return A->free_seq > B->alloc_seq;
-    return !a->freed; /* freed at an unknown time: cannot tell */
+    const struct gm_tl_use *last = &A->uses[A->nuses - 1];
+    char sb[6][512], bb[32], nb[300], na[300];
+    gm_alloc_label(B->a, nb, sizeof nb);
+    gm_alloc_label(A->a, na, sizeof na);
+    struct gm_finding *f = add(d, GM_PAT_REDUNDANT_ALLOC, B->a, B->a->size,
+        gm_strf("%s: %s allocated at %s while %s (allocated at %s) is live but no longer used "
+                "after %s", nb, BYTES(B->a->size), SITE(&B->a->alloc_site, 3), na,
+                SITE(&A->a->alloc_site, 4), SITE(use_site(last), 5)),
+        gm_strf("reuse %s for it instead of allocating at %s", na, SITE(&B->a->alloc_site, 0)));
+    if (!f)
+        return -1;
+    f->other = A->a->id;
+    f->seq_from = last->e->seq;
+    f->seq_to = B->alloc_seq;
+    f->site1 = &B->a->alloc_site;
+    f->site2 = &A->a->alloc_site;
+    return 0;
 }
 
+/* Redundant allocations (matching: reuse.h), in report order. */
 static int redundant(struct det *d)
 {
     size_t n = d->t->nallocs;
-    char *taken = calloc(n + 1, 1);
-    if (!taken)
-        return -1;
-    for (size_t j = 0; j < n; j++) {
-        const struct gm_tl_alloc *B = &d->t->allocs[j];
-        size_t best = n;
-        for (size_t i = 0; i < n; i++)
-            if (!taken[i] && can_reuse(&d->t->allocs[i], B) &&
-                (best == n || d->t->allocs[i].a->size < d->t->allocs[best].a->size))
-                best = i;
-        if (best == n)
-            continue;
-        taken[best] = 1;
-        const struct gm_tl_alloc *A = &d->t->allocs[best];
-        const struct gm_tl_use *last = &A->uses[A->nuses - 1];
-        char sb[6][512], bb[32], nb[300], na[300];
-            gm_alloc_label(B->a, nb, sizeof nb);
-        gm_alloc_label(A->a, na, sizeof na);
-        struct gm_finding *f = add(d, GM_PAT_REDUNDANT_ALLOC, B->a, B->a->size,
-            gm_strf("%s: %s allocated at %s while %s (allocated at %s) is live but no longer used "
-                    "after %s", nb, BYTES(B->a->size), SITE(&B->a->alloc_site, 3), na,
-                    SITE(&A->a->alloc_site, 4), SITE(use_site(last), 5)),
-            gm_strf("reuse %s for it instead of allocating at %s", na, SITE(&B->a->alloc_site, 0)));
-        if (!f) {
-            free(taken);
-            return -1;
-        }
-        f->other = A->a->id;
-        f->seq_from = last->e->seq;
-        f->seq_to = B->alloc_seq;
-        f->site1 = &B->a->alloc_site;
-        f->site2 = &A->a->alloc_site;
-    }
-    free(taken);
-    return 0;
+    size_t *other = calloc(n + 1, sizeof *other);
+    int rc = !other || gm_reuse_match(d->t, other) ? -1 : 0;
+    for (size_t j = 0; !rc && j < n; j++)
+        if (other[j] < n)
+            rc = redundant_one(d, &d->t->allocs[j], &d->t->allocs[other[j]]);
+    free(other);
+    return rc;
 }
 
 /* ---- dead writes ---- */
@@ -217,7 +200,7 @@ static struct range range_of(const struct gm_report_alloc *a, const struct gm_re
 
 static int covers(struct range w, struct range p)
 {
-    return w.off <= p.off && w.off + w.len >= p.off + p.len;
+    return w.off <= p.off && gm_sat_add(w.off, w.len) >= gm_sat_add(p.off, p.len);
 }
 
 static int is_read(uint32_t how) { return (how & (GM_USE_READ | GM_USE_UNKNOWN)) != 0; }
@@ -231,7 +214,7 @@ static int dead(struct det *d, const struct gm_tl_alloc *ta, const struct gm_tl_
         struct gm_finding *f = &d->out->v[i];
         if (f->pattern == GM_PAT_DEAD_WRITE && f->alloc == ta->a->id &&
             gm_hostsite_same(f->site1, use_site(w)) && gm_hostsite_same(f->site2, killer)) {
-            f->bytes += wr.len;
+            f->bytes = gm_sat_add(f->bytes, wr.len);
             f->gap++;   /* gap counts the merged dead writes */
             return 0;
         }

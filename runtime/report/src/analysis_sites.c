@@ -5,6 +5,7 @@
  * by name (gm_slot_find); a set or slot a build lacks leaves its columns 0.
  * Depends on the report headers and libc only.
  */
+#include "sat.h"
 #include "util.h"
 #include "gpumem/abi.h"
 
@@ -127,22 +128,24 @@ long gm_kernel_stats(const struct gm_report *r, struct gm_kernel_stat **out)
         free(br.v);
         return -1;
     }
-    for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t i = 0; i < r->nkernels; i++) {
         ks[i].k = &r->kernels[i];
+        ks[i].instrumented = gm_report_find_module(r, r->kernels[i].modid) != NULL;
+    }
     for (size_t i = 0; i < co.n; i++) {
         struct gm_kernel_stat *s = &ks[co.v[i].k - r->kernels];
         const uint64_t *v = co.v[i].v;
-        s->mem_warps += v[C_WARPS];
-        s->sectors += v[C_SECTORS];
-        s->ideal_sectors += v[C_IDEAL];
-        s->excess_sectors += excess(v[C_SECTORS], v[C_IDEAL]);
-        s->wavefronts += v[C_WAVES];
-        s->ideal_wavefronts += v[C_IWAVES];
+        s->mem_warps = gm_sat_add(s->mem_warps, v[C_WARPS]);
+        s->sectors = gm_sat_add(s->sectors, v[C_SECTORS]);
+        s->ideal_sectors = gm_sat_add(s->ideal_sectors, v[C_IDEAL]);
+        s->excess_sectors = gm_sat_add(s->excess_sectors, excess(v[C_SECTORS], v[C_IDEAL]));
+        s->wavefronts = gm_sat_add(s->wavefronts, v[C_WAVES]);
+        s->ideal_wavefronts = gm_sat_add(s->ideal_wavefronts, v[C_IWAVES]);
     }
     for (size_t i = 0; i < br.n; i++) {
         struct gm_kernel_stat *s = &ks[br.v[i].k - r->kernels];
-        s->br_execs += br.v[i].v[B_EXECS];
-        s->br_divergent += br.v[i].v[B_DIV];
+        s->br_execs = gm_sat_add(s->br_execs, br.v[i].v[B_EXECS]);
+        s->br_divergent = gm_sat_add(s->br_divergent, br.v[i].v[B_DIV]);
     }
     free(co.v);
     free(br.v);
@@ -191,15 +194,15 @@ static int cmp_line(const void *pa, const void *pb)
 static void line_add(struct gm_line_stat *l, const struct row *rw)
 {
     const uint64_t *v = rw->v;
-    l->warps += v[C_WARPS];
-    l->threads += v[C_THREADS];
-    l->sectors += v[C_SECTORS];
-    l->lines += v[C_LINES];
-    l->ideal_sectors += v[C_IDEAL];
-    l->excess_sectors += excess(v[C_SECTORS], v[C_IDEAL]);
-    l->wavefronts += v[C_WAVES];
-    l->ideal_wavefronts += v[C_IWAVES];
-    l->excess_wavefronts += excess(v[C_WAVES], v[C_IWAVES]);
+    l->warps = gm_sat_add(l->warps, v[C_WARPS]);
+    l->threads = gm_sat_add(l->threads, v[C_THREADS]);
+    l->sectors = gm_sat_add(l->sectors, v[C_SECTORS]);
+    l->lines = gm_sat_add(l->lines, v[C_LINES]);
+    l->ideal_sectors = gm_sat_add(l->ideal_sectors, v[C_IDEAL]);
+    l->excess_sectors = gm_sat_add(l->excess_sectors, excess(v[C_SECTORS], v[C_IDEAL]));
+    l->wavefronts = gm_sat_add(l->wavefronts, v[C_WAVES]);
+    l->ideal_wavefronts = gm_sat_add(l->ideal_wavefronts, v[C_IWAVES]);
+    l->excess_wavefronts = gm_sat_add(l->excess_wavefronts, excess(v[C_WAVES], v[C_IWAVES]));
 }
 
 long gm_line_stats(const struct gm_report *r, struct gm_line_stat **out)
@@ -250,7 +253,7 @@ static size_t merge_sites(struct rows *rs, int nf)
     for (size_t i = 0; i < rs->n; i++) {
         if (n && cmp_row_site(&rs->v[n - 1], &rs->v[i]) == 0) {
             for (int f = 0; f < nf; f++)
-                rs->v[n - 1].v[f] += rs->v[i].v[f];
+                rs->v[n - 1].v[f] = gm_sat_add(rs->v[n - 1].v[f], rs->v[i].v[f]);
         } else {
             rs->v[n++] = rs->v[i];
         }
@@ -345,6 +348,6 @@ int gm_kernel_matrix(const struct gm_report *r, const struct gm_report_kernel *k
         return 0;
     for (uint32_t s = 0; s < c->nsites; s++)
         for (uint32_t i = 0; i < 1024; i++)
-            m[i] += c->v[(size_t)s * 1024 + i];
+            m[i] = gm_sat_add(m[i], c->v[(size_t)s * 1024 + i]);
     return 1;
 }

@@ -3,6 +3,7 @@
  * Computes the derived views every writer shows (kernels, lines, branches,
  * values, findings) once. Depends on the report headers and libc only.
  */
+#include "sat.h"
 #include "derived.h"
 
 #include <stdio.h>
@@ -64,7 +65,7 @@ uint64_t gm_peak_bytes(const struct gm_report *r, uint64_t *at_seq)
     qsort(ev, r->nevents, sizeof *ev, cmp_seq);
     for (size_t i = 0; i < r->nevents; i++) {
         if (ev[i]->op == GM_OP_ALLOC)
-            live += ev[i]->bytes;
+            live = gm_sat_add(live, ev[i]->bytes);
         else if (ev[i]->op == GM_OP_FREE)
             live -= ev[i]->bytes < live ? ev[i]->bytes : live;
         if (live > peak) {

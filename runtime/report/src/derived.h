@@ -7,6 +7,7 @@
 #define GM_REPORT_DERIVED_H
 
 #include "gm_report_write.h"
+#include "outfiles.h"
 
 struct gm_derived {
     long nkernels, nlines, nbranches, nvalues;
@@ -20,6 +21,14 @@ struct gm_derived {
 
 int gm_derive(const struct gm_report *r, const struct gm_write_opts *o, struct gm_derived *d);
 void gm_derived_free(struct gm_derived *d);
+/* The writers over an already derived view (write_dir derives once for
+ * every format). 0 or -1 (write error or out of memory). */
+int gm_text_write(const struct gm_report *r, const struct gm_derived *d, FILE *f);
+int gm_html_write(const struct gm_report *r, const struct gm_derived *d, FILE *f);
+/* Writes the CSV tables into dir as files of out (not yet committed). */
+int gm_csv_write(const struct gm_report *r, const struct gm_derived *d, const char *dir,
+                 struct gm_outfiles *out);
+
 /* Printable kernel/function name: the mangled name as stored ("?" if none). */
 const char *gm_name_or(const char *s, const char *dflt);
 /* "file:line" of a device site into buf. */

@@ -2,11 +2,13 @@
 /*
  * JSON reader of the report model (schema gpumem-report v1): checks every
  * field's type and rebuilds the model with the gm_report_add_* functions.
+ * This file reads the parts (one array element each, see json_read.h);
+ * json_doc.c walks the document.
  * Any malformed input gives NULL and one line naming the field.
  * Depends on the report model and cJSON only.
  */
 #include "gm_report_json.h"
-#include "json_util.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,15 +17,6 @@
 
 #define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
 #define OOM(c, path) gm_jfail((c), (path), "out of memory")
-
-/* Iterates the array `key` of obj (required), giving each element and its
- * path "key[i]". The body stops the loop by failing the context. */
-#define EACH(c, obj, key, el, path)                                              \
-    for (int idx_ = 0, go_ = 1; go_; go_ = 0)                                    \
-        for (const cJSON *arr_ = gm_jget((c), (obj), "report", (key), cJSON_Array, 1), \
-                         *el = arr_ ? arr_->child : NULL;                        \
-             el && !(c)->failed; el = el->next, idx_++)                          \
-            for (int once_ = (P(path, "%s[%d]", (key), idx_), 1); once_; once_ = 0)
 
 static int need_object(struct gm_jctx *c, const cJSON *el, const char *path)
 {
@@ -41,11 +34,11 @@ static void hostsite(struct gm_jctx *c, const cJSON *o, const char *path, const 
     char p[256];
     P(p, "%s.%s", path, key);
     h->file = gm_jget_str(c, s, p, "file", 0);
-    h->line = (uint32_t)gm_jget_u64(c, s, p, "line", 0, 0);
+    h->line = gm_jget_u32(c, s, p, "line", 0, 0);
     h->func = gm_jget_str(c, s, p, "func", 0);
 }
 
-static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
 {
     const cJSON *o = gm_jget(c, root, "report", "program", cJSON_Object, 1);
     if (!o)
@@ -68,7 +61,7 @@ static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.pid = gm_jget_i64(c, o, p, "pid", 0, -1);
     r->program.start_ns = gm_jget_i64(c, o, p, "start_ns", 0, -1);
     r->program.end_ns = gm_jget_i64(c, o, p, "end_ns", 0, -1);
-    r->program.exit_status = (int)gm_jget_i64(c, o, p, "exit_status", 0, 0);
+    r->program.exit_status = gm_jget_i32(c, o, p, "exit_status", 0, 0);
     char *end = gm_jget_str(c, o, p, "end", 1);
     int e = end ? gm_report_end_parse(end) : 0;
     if (end && e < 0)
@@ -79,26 +72,25 @@ static void program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.analyses = gm_jget_str(c, o, p, "analyses", 0);
 }
 
-static void devices(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_device(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "devices", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *name = gm_jget_str(c, el, p, "name", 0);
         struct gm_report_device *d =
-            gm_report_add_device(r, (int32_t)gm_jget_i64(c, el, p, "ordinal", 1, 0), name);
+            gm_report_add_device(r, gm_jget_i32(c, el, p, "ordinal", 1, 0), name);
         free(name);
         if (!d) {
             OOM(c, p);
             break;
         }
-        d->cc_major = (int32_t)gm_jget_i64(c, el, p, "cc_major", 0, 0);
-        d->cc_minor = (int32_t)gm_jget_i64(c, el, p, "cc_minor", 0, 0);
-        d->sm_count = (int32_t)gm_jget_i64(c, el, p, "sm_count", 0, 0);
+        d->cc_major = gm_jget_i32(c, el, p, "cc_major", 0, 0);
+        d->cc_minor = gm_jget_i32(c, el, p, "cc_minor", 0, 0);
+        d->sm_count = gm_jget_i32(c, el, p, "sm_count", 0, 0);
         d->global_mem = gm_jget_u64(c, el, p, "global_mem", 0, 0);
         d->l2_bytes = gm_jget_u64(c, el, p, "l2_bytes", 0, 0);
-    }
+    } while (0);
 }
 
 static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_report_module *m)
@@ -117,12 +109,12 @@ static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_r
         }
         char *func = gm_jget_str(c, el, p, "func", 0), *file = gm_jget_str(c, el, p, "file", 0);
         if (!c->failed &&
-            gm_report_set_site(m, (uint32_t)id, (uint8_t)gm_jget_u64(c, el, p, "event", 1, 0),
-                               (uint8_t)gm_jget_u64(c, el, p, "space", 0, 0),
-                               (uint8_t)gm_jget_u64(c, el, p, "when", 0, 0),
-                               (uint32_t)gm_jget_u64(c, el, p, "info", 0, 0), func, file,
-                               (uint32_t)gm_jget_u64(c, el, p, "line", 0, 0),
-                               (uint32_t)gm_jget_u64(c, el, p, "column", 0, 0)))
+            gm_report_set_site(m, (uint32_t)id, gm_jget_u8(c, el, p, "event", 1, 0),
+                               gm_jget_u8(c, el, p, "space", 0, 0),
+                               gm_jget_u8(c, el, p, "when", 0, 0),
+                               gm_jget_u32(c, el, p, "info", 0, 0), func, file,
+                               gm_jget_u32(c, el, p, "line", 0, 0),
+                               gm_jget_u32(c, el, p, "column", 0, 0)))
             OOM(c, p);
         free(func);
         free(file);
@@ -189,7 +181,7 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
         char *names = c->failed ? NULL : join_names(c, slots, p);
         struct gm_report_counter_set *s = NULL;
         if (!c->failed && !(s = gm_report_add_counter_set(m, name, (uint32_t)n,
-                                                          (uint32_t)gm_jget_u64(c, el, p, "flags", 0, 0),
+                                                          gm_jget_u32(c, el, p, "flags", 0, 0),
                                                           names)))
             OOM(c, p);
         if (s)
@@ -199,10 +191,9 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
     }
 }
 
-static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_module(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "modules", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t modid = gm_jget_hex64(c, el, p, "modid");
@@ -221,15 +212,36 @@ static void modules(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             OOM(c, p);
             break;
         }
-        m->n_asm_mem = (uint32_t)gm_jget_u64(c, el, p, "n_asm_mem", 0, 0);
+        m->n_asm_mem = gm_jget_u32(c, el, p, "n_asm_mem", 0, 0);
         sites(c, el, p, m);
         counter_sets(c, el, p, m);
-    }
+    } while (0);
 }
 
 /* Reads one kernel counter set: {set, nsites, nslots, sites: [{site, v}]} */
+/* The counters must fit the module's site table and counter set: else
+ * they could not be read as what they claim to count. */
+static void kshape(struct gm_jctx *c, const char *p, const struct gm_report_module *m,
+                   const char *set, uint64_t nsites, uint64_t nslots)
+{
+    if (c->failed)
+        return;
+    const struct gm_report_counter_set *def = m ? gm_report_find_set(m, set) : NULL;
+    char msg[160];
+    if (!m)
+        gm_jfail(c, p, "counters of a kernel in no module (modid 0x0)");
+    else if (!def)
+        gm_jfail(c, p, (P(msg, "set: no counter set \"%.64s\" in the kernel's module", set), msg));
+    else if (nsites != m->nsites)
+        gm_jfail(c, p, (P(msg, "nsites: %llu, but the module has %zu sites",
+                          (unsigned long long)nsites, m->nsites), msg));
+    else if (nslots != def->nslots)
+        gm_jfail(c, p, (P(msg, "nslots: %llu, but set \"%.64s\" has %u slots",
+                          (unsigned long long)nslots, set, def->nslots), msg));
+}
+
 static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
-                      struct gm_report_kernel *k)
+                      const struct gm_report_module *m, struct gm_report_kernel *k)
 {
     char *set = gm_jget_str(c, el, p, "set", 1);
     uint64_t nsites = gm_jget_u64(c, el, p, "nsites", 1, 0);
@@ -237,6 +249,7 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     const cJSON *arr = gm_jget(c, el, p, "sites", cJSON_Array, 1);
     if (!c->failed && (nsites > UINT32_MAX || nslots > 65536 || nsites * nslots > (1ull << 28)))
         gm_jfail(c, p, "counter array too large");
+    kshape(c, p, m, set, nsites, nslots);
     uint64_t *row = c->failed ? NULL : calloc(nslots ? nslots : 1, 8);
     if (!c->failed && !row)
         OOM(c, p);
@@ -267,14 +280,20 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     free(set);
 }
 
-static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_kernel(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "kernels", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *name = gm_jget_str(c, el, p, "name", 1);
         uint64_t modid = gm_jget_hex64(c, el, p, "modid");
+        const struct gm_report_module *m = gm_report_find_module(r, modid);
+        if (!c->failed && modid && !m) {
+            char mp[96], msg[64];
+            P(mp, "%s.modid", p);
+            P(msg, "no such module 0x%016llx", (unsigned long long)modid);
+            gm_jfail(c, mp, msg);
+        }
         if (!c->failed && gm_report_find_kernel(r, modid, name))
             gm_jfail(c, p, "duplicate kernel");
         struct gm_report_kernel *k = c->failed ? NULL : gm_report_get_kernel(r, modid, name);
@@ -292,9 +311,9 @@ static void kernels(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next, i++) {
             P(sp, "%s.counters[%d]", p, i);
             if (need_object(c, s, sp))
-                kcounters(c, s, sp, k);
+                kcounters(c, s, sp, m, k);
         }
-    }
+    } while (0);
 }
 
 static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const char *key,
@@ -314,10 +333,9 @@ static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const c
         }
 }
 
-static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_launch(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "launches", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
@@ -336,13 +354,13 @@ static void launches(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         r->kernels[k].launches = before; /* the kernel's count is read, not derived */
         u32_triple(c, el, p, "grid", l->grid);
         u32_triple(c, el, p, "block", l->block);
-        l->shmem = (uint32_t)gm_jget_u64(c, el, p, "shmem", 0, 0);
+        l->shmem = gm_jget_u32(c, el, p, "shmem", 0, 0);
         l->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
-        l->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        l->device = gm_jget_i32(c, el, p, "device", 0, 0);
         hostsite(c, el, p, "site", &l->site);
         l->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         l->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
-    }
+    } while (0);
 }
 
 static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
@@ -378,10 +396,10 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
     char p[128];
     P(p, "%s.access", ap);
     a->has_access = 1;
-    a->granularity = (uint32_t)gm_jget_u64(c, o, p, "granularity", 1, 4);
+    a->granularity = gm_jget_u32(c, o, p, "granularity", 1, 4);
     if (!c->failed && a->granularity == 0)
         gm_jfail(c, p, "granularity must be positive");
-    a->units = c->failed ? 0 : (a->size + a->granularity - 1) / a->granularity;
+    a->units = c->failed ? 0 : a->size / a->granularity + (a->size % a->granularity != 0);
     if (!c->failed && gm_jget_u64(c, o, p, "units", 0, a->units) != a->units)
         gm_jfail(c, p, "units is not ceil(size / granularity)");
     a->reads = gm_jget_u64(c, o, p, "reads", 0, 0);
@@ -403,10 +421,9 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
     alloc_launches(c, o, p, a);
 }
 
-static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_alloc(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "allocations", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
@@ -421,7 +438,7 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
             break;
         }
         a->label = gm_jget_str(c, el, p, "label", 0);
-        a->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        a->device = gm_jget_i32(c, el, p, "device", 0, 0);
         hostsite(c, el, p, "alloc_site", &a->alloc_site);
         hostsite(c, el, p, "free_site", &a->free_site);
         const cJSON *fr = gm_jget(c, el, p, "freed", cJSON_True | cJSON_False, 1);
@@ -431,7 +448,7 @@ static void allocations(struct gm_jctx *c, const cJSON *root, struct gm_report *
         if (!c->failed && a->free_seq && a->free_seq <= a->alloc_seq)
             gm_jfail(c, p, "free_seq must follow alloc_seq");
         access(c, el, p, a);
-    }
+    } while (0);
 }
 
 static int cmp_u64(const void *pa, const void *pb)
@@ -440,10 +457,10 @@ static int cmp_u64(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-/* Allocation ids must be unique (sort, then compare neighbours). */
-static void unique_ids(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+/* Allocation ids must be unique (sort, then compare neighbours) and every
+ * use in the timeline must name one of them. */
+void gm_jr_alloc_refs(struct gm_jctx *c, struct gm_report *r)
 {
-    (void)root;
     uint64_t *ids = calloc(r->nallocs + 1, sizeof *ids);
     if (!ids) {
         OOM(c, "allocations");
@@ -452,12 +469,20 @@ static void unique_ids(struct gm_jctx *c, const cJSON *root, struct gm_report *r
     for (size_t i = 0; i < r->nallocs; i++)
         ids[i] = r->allocs[i].id;
     qsort(ids, r->nallocs, sizeof *ids, cmp_u64);
-    for (size_t i = 1; i < r->nallocs; i++)
+    char m[96], p[96];
+    for (size_t i = 1; i < r->nallocs && !c->failed; i++)
         if (ids[i] == ids[i - 1]) {
-            char m[64];
             P(m, "duplicate allocation id %llu", (unsigned long long)ids[i]);
             gm_jfail(c, "allocations", m);
-            break;
+        }
+    for (size_t i = 0; i < r->nevents && !c->failed; i++)
+        for (size_t j = 0; j < r->events[i].nuses && !c->failed; j++) {
+            uint64_t id = r->events[i].uses[j].alloc;
+            if (bsearch(&id, ids, r->nallocs, sizeof *ids, cmp_u64))
+                continue;
+            P(p, "events[%zu].uses[%zu].alloc", i, j);
+            P(m, "no such allocation %llu", (unsigned long long)id);
+            gm_jfail(c, p, m);
         }
     free(ids);
 }
@@ -492,11 +517,9 @@ static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_r
     }
 }
 
-static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_event(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    uint64_t last = 0;
-    EACH(c, root, "events", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
@@ -504,7 +527,7 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
         int o = op ? gm_report_op_parse(op->valuestring) : 0;
         if (!c->failed && o <= 0)
             gm_jfail(c, p, "op: expected alloc, free, memcpy, memset or launch");
-        if (!c->failed && r->nevents && seq <= last)
+        if (!c->failed && r->nevents && seq <= r->events[r->nevents - 1].seq)
             gm_jfail(c, p, "seq must increase strictly");
         struct gm_report_event *e =
             c->failed ? NULL : gm_report_add_event(r, seq, (enum gm_report_op)o,
@@ -514,7 +537,6 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
                 OOM(c, p);
             break;
         }
-        last = seq;
         e->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         const cJSON *dir = gm_jget(c, el, p, "dir", cJSON_String, 0);
         int d = dir ? gm_report_dir_parse(dir->valuestring) : 0;
@@ -522,19 +544,18 @@ static void events(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
             gm_jfail(c, p, "dir: expected none, h2d, d2h, d2d, h2h or default");
         e->dir = d < 0 ? GM_XFER_NONE : (enum gm_report_dir)d;
         e->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
-        e->device = (int32_t)gm_jget_i64(c, el, p, "device", 0, 0);
+        e->device = gm_jget_i32(c, el, p, "device", 0, 0);
         e->launch = gm_jget_i64(c, el, p, "launch", 0, -1);
         if (!c->failed && (e->launch < -1 || e->launch >= (int64_t)r->nlaunches))
             gm_jfail(c, p, "launch index out of range");
         hostsite(c, el, p, "site", &e->site);
         uses(c, el, p, e);
-    }
+    } while (0);
 }
 
-static void unobserved(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_unobserved(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "unobserved", el, p) {
+    do {
         if (!need_object(c, el, p))
             break;
         char *k = gm_jget_str(c, el, p, "kernel", 0), *why = gm_jget_str(c, el, p, "reason", 1);
@@ -542,21 +563,20 @@ static void unobserved(struct gm_jctx *c, const cJSON *root, struct gm_report *r
             OOM(c, p);
         free(k);
         free(why);
-    }
+    } while (0);
 }
 
-static void notes(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_note(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
 {
-    char p[64];
-    EACH(c, root, "notes", el, p) {
+    do {
         if (!cJSON_IsString(el))
             gm_jfail(c, p, "expected a string");
         else if (gm_report_add_note(r, "%s", el->valuestring))
             OOM(c, p);
-    }
+    } while (0);
 }
 
-static void header(struct gm_jctx *c, const cJSON *root)
+void gm_jr_header(struct gm_jctx *c, const cJSON *root)
 {
     if (!cJSON_IsObject(root)) {
         gm_jfail(c, "report", "expected a JSON object");
@@ -574,66 +594,4 @@ static void header(struct gm_jctx *c, const cJSON *root)
           (unsigned long long)v, GM_REPORT_SCHEMA_VERSION);
         gm_jfail(c, "report.version", m);
     }
-}
-
-struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
-                                       size_t errlen)
-{
-    struct gm_jctx c = {err, errlen, 0};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : 0;
-        snprintf(err, errlen, "malformed JSON near byte %zu", off);
-        return NULL;
-    }
-    struct gm_report *r = gm_report_new();
-    if (!r)
-        OOM(&c, "report");
-    header(&c, root);
-    void (*const parts[])(struct gm_jctx *, const cJSON *, struct gm_report *) = {
-        program, devices, modules, kernels, launches, allocations, unique_ids, events,
-        unobserved, notes,
-    };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++)
-        parts[i](&c, root, r);
-    cJSON_Delete(root);
-    if (c.failed) {
-        gm_report_free(r);
-        return NULL;
-    }
-    return r;
-}
-
-struct gm_report *gm_report_load_json(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    char msg[400];
-    struct gm_report *r = gm_report_parse_json(buf, n, msg, sizeof msg);
-    free(buf);
-    if (!r)
-        snprintf(err, errlen, "%s: %s", path, msg);
-    return r;
 }

@@ -8,16 +8,30 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXACT_MAX 9007199254740992ull /* 2^53 */
 
+/* Numbers are raw text: exact, and printed without cJSON's double
+ * formatting (sprintf, then sscanf to check it). */
+static cJSON *raw_number(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static cJSON *raw_number(const char *fmt, ...)
+{
+    char b[32];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    return cJSON_CreateRaw(b);
+}
+
 cJSON *gm_json_u64(uint64_t v)
 {
     if (v <= EXACT_MAX)
-        return cJSON_CreateNumber((double)v);
+        return raw_number("%" PRIu64, v);
     char b[32];
     snprintf(b, sizeof b, "%" PRIu64, v);
     return cJSON_CreateString(b);
@@ -26,7 +40,7 @@ cJSON *gm_json_u64(uint64_t v)
 cJSON *gm_json_i64(int64_t v)
 {
     if (v >= -(int64_t)EXACT_MAX && v <= (int64_t)EXACT_MAX)
-        return cJSON_CreateNumber((double)v);
+        return raw_number("%" PRId64, v);
     char b[32];
     snprintf(b, sizeof b, "%" PRId64, v);
     return cJSON_CreateString(b);
@@ -45,7 +59,7 @@ cJSON *gm_json_bitmap(const uint64_t *bm, uint64_t units)
 {
     if (!bm)
         return cJSON_CreateNull();
-    size_t nw = (size_t)((units + 63) / 64);
+    size_t nw = (size_t)(units / 64 + (units % 64 != 0));
     char *s = malloc(nw * 16 + 1);
     if (!s)
         return NULL;
@@ -65,6 +79,19 @@ void gm_jfail(struct gm_jctx *c, const char *path, const char *what)
     snprintf(c->err, c->errlen, "%s: %s", path, what);
 }
 
+/* json_exact.c turned a number that is not exactly an integer into NaN. */
+#define INEXACT "not an exact integer (out of range, or has a fraction; above 2^53 " \
+                "write a decimal string)"
+static int inexact(const cJSON *v) { return cJSON_IsNumber(v) && isnan(v->valuedouble); }
+
+void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const char *what)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    snprintf(c->err, c->errlen, "%s.%s: %s", path, key, what);
+}
+
 static const char *type_name(int mask)
 {
     if (mask & cJSON_Object) return "an object";
@@ -81,17 +108,15 @@ const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
     if (c->failed)
         return NULL;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
     if (!v || cJSON_IsNull(v)) {
         if (required)
-            gm_jfail(c, where, "missing");
+            gm_jfail_key(c, path, key, "missing");
         return NULL;
     }
     if (!(v->type & type_mask)) {
         char m[64];
         snprintf(m, sizeof m, "expected %s", type_name(type_mask));
-        gm_jfail(c, where, m);
+        gm_jfail_key(c, path, key, m);
         return NULL;
     }
     return v;
@@ -124,12 +149,40 @@ uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
     uint64_t x = dflt;
     if (v && gm_json_to_u64(v, &x)) {
-        char where[512];
-        snprintf(where, sizeof where, "%s.%s", path, key);
-        gm_jfail(c, where, "expected a non-negative integer");
+        gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected a non-negative integer");
         return dflt;
     }
     return x;
+}
+
+static void range_fail(struct gm_jctx *c, const char *path, const char *key, long long lo,
+                       unsigned long long hi)
+{
+    char m[96];
+    snprintf(m, sizeof m, "expected an integer from %lld to %llu", lo, hi);
+    gm_jfail_key(c, path, key, m);
+}
+
+uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
+                      const char *key, int required, uint64_t dflt, uint64_t max)
+{
+    uint64_t v = gm_jget_u64(c, obj, path, key, required, dflt);
+    if (!c->failed && v > max) {
+        range_fail(c, path, key, 0, max);
+        return dflt;
+    }
+    return v;
+}
+
+int32_t gm_jget_i32(struct gm_jctx *c, const cJSON *obj, const char *path,
+                    const char *key, int required, int32_t dflt)
+{
+    int64_t v = gm_jget_i64(c, obj, path, key, required, dflt);
+    if (!c->failed && (v < INT32_MIN || v > INT32_MAX)) {
+        range_fail(c, path, key, INT32_MIN, INT32_MAX);
+        return dflt;
+    }
+    return (int32_t)v;
 }
 
 int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
@@ -138,8 +191,6 @@ int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
     if (!v)
         return dflt;
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (floor(d) == d && fabs(d) <= (double)EXACT_MAX)
@@ -151,7 +202,7 @@ int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
         if (!errno && *end == 0 && end != v->valuestring)
             return x;
     }
-    gm_jfail(c, where, "expected an integer");
+    gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected an integer");
     return dflt;
 }
 
@@ -178,9 +229,7 @@ uint64_t gm_jget_hex64(struct gm_jctx *c, const cJSON *obj, const char *path,
     errno = 0;
     unsigned long long x = strtoull(s, &end, 16);
     if (strncmp(s, "0x", 2) != 0 || errno || *end || end == s + 2) {
-        char where[512];
-        snprintf(where, sizeof where, "%s.%s", path, key);
-        gm_jfail(c, where, "expected a hex string like \"0x1f\"");
+        gm_jfail_key(c, path, key, "expected a hex string like \"0x1f\"");
         return 0;
     }
     return x;
@@ -200,23 +249,21 @@ uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
     const cJSON *v = gm_jget(c, obj, path, key, cJSON_String, 0);
     if (!v)
         return NULL;
-    size_t nw = (size_t)((units + 63) / 64);
-    char where[512];
-    snprintf(where, sizeof where, "%s.%s", path, key);
+    size_t nw = (size_t)(units / 64 + (units % 64 != 0));
     if (strlen(v->valuestring) != nw * 16) {
-        gm_jfail(c, where, "bitmap length does not match the allocation's units");
+        gm_jfail_key(c, path, key, "bitmap length does not match the allocation's units");
         return NULL;
     }
     uint64_t *bm = calloc(nw ? nw : 1, 8);
     if (!bm) {
-        gm_jfail(c, where, "out of memory");
+        gm_jfail_key(c, path, key, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < nw * 16; i++) {
         int h = hexval(v->valuestring[i]);
         if (h < 0) {
             free(bm);
-            gm_jfail(c, where, "bitmap is not hexadecimal");
+            gm_jfail_key(c, path, key, "bitmap is not hexadecimal");
             return NULL;
         }
         bm[i / 16] |= (uint64_t)h << (4 * (15 - i % 16));

@@ -25,11 +25,22 @@ struct gm_jctx {
     int failed;
 };
 void gm_jfail(struct gm_jctx *c, const char *path, const char *what);
+/* The same for field `key` of path: "PATH.KEY: what" (built only on failure). */
+void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const char *what);
 
 const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
                      const char *key, int type_mask, int required);
 uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
                      const char *key, int required, uint64_t dflt);
+/* Like gm_jget_u64, but the value must be <= max (the field's C type):
+ * "expected an integer from 0 to MAX" otherwise. */
+uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
+                      const char *key, int required, uint64_t dflt, uint64_t max);
+#define gm_jget_u32(c, o, p, k, req, d) ((uint32_t)gm_jget_umax(c, o, p, k, req, d, UINT32_MAX))
+#define gm_jget_u8(c, o, p, k, req, d) ((uint8_t)gm_jget_umax(c, o, p, k, req, d, UINT8_MAX))
+/* A signed field of 32 bits (device ordinals, exit status, ...). */
+int32_t gm_jget_i32(struct gm_jctx *c, const cJSON *obj, const char *path,
+                    const char *key, int required, int32_t dflt);
 int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
                     const char *key, int required, int64_t dflt);
 /* Returns a malloc'd copy, NULL for null/missing (when not required). */

@@ -271,45 +271,74 @@ static cJSON *unobserved(const struct gm_report_unobserved *u)
     return o;
 }
 
-#define ARRAY(root, key, n, arr, fn)                          \
-    do {                                                      \
-        cJSON *a_ = cJSON_CreateArray();                      \
-        for (size_t i_ = 0; i_ < (n); i_++)                   \
-            cJSON_AddItemToArray(a_, fn(&(arr)[i_]));         \
-        ADD(root, key, a_);                                   \
-    } while (0)
-
 static cJSON *note(char *const *s) { return gm_json_str(*s); }
 
-static cJSON *report(const struct gm_report *r)
+/* The document is written one top-level member and one array element at a
+ * time: each is a small cJSON tree, printed and freed before the next, so
+ * writing takes memory for one element, not for a tree of the whole report.
+ * The text is what cJSON_Print gives for the whole tree (each piece printed
+ * alone and indented to its depth). */
+struct jw {
+    FILE *f;
+    int bad;                /* out of memory or a write error */
+};
+
+/* Prints v (freed) with `depth` more tabs after each line break. */
+static void put(struct jw *w, cJSON *v, int depth)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "schema", gm_json_str(GM_REPORT_SCHEMA));
-    ADD(o, "version", gm_json_u64(GM_REPORT_SCHEMA_VERSION));
-    ADD(o, "program", program(&r->program));
-    ARRAY(o, "devices", r->ndevices, r->devices, device);
-    ARRAY(o, "modules", r->nmodules, r->modules, module);
-    ARRAY(o, "kernels", r->nkernels, r->kernels, kernel);
-    ARRAY(o, "launches", r->nlaunches, r->launches, launch);
-    ARRAY(o, "allocations", r->nallocs, r->allocs, alloc);
-    ARRAY(o, "events", r->nevents, r->events, event);
-    ARRAY(o, "unobserved", r->nunobserved, r->unobserved, unobserved);
-    ARRAY(o, "notes", r->nnotes, r->notes, note);
-    return o;
+    char *s = v ? cJSON_Print(v) : NULL;
+    cJSON_Delete(v);
+    if (!s) {
+        w->bad = 1;
+        return;
+    }
+    static const char tabs[] = "\t\t\t\t\t\t\t\t";
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, "\n");
+        int nl = p[n] == '\n';
+        if (fwrite(p, 1, n + nl, w->f) != n + nl || (nl && fwrite(tabs, 1, (size_t)depth, w->f) != (size_t)depth))
+            w->bad = 1;
+        p += n + nl;
+    }
+    free(s);
 }
+
+static void key(struct jw *w, const char *k, int first)
+{
+    fprintf(w->f, "%s\n\t\"%s\":\t", first ? "" : ",", k);
+}
+
+/* "key": [el, el, ...] with each element built by fn, printed and freed. */
+#define ARRAY(w, k, n, arr, fn)                                 \
+    do {                                                        \
+        key((w), (k), 0);                                       \
+        putc('[', (w)->f);                                      \
+        for (size_t i_ = 0; i_ < (n) && !(w)->bad; i_++) {      \
+            if (i_)                                             \
+                fputs(", ", (w)->f);                            \
+            put((w), fn(&(arr)[i_]), 2);                        \
+        }                                                       \
+        putc(']', (w)->f);                                      \
+    } while (0)
 
 int gm_report_write_json(const struct gm_report *r, FILE *f)
 {
-    /* cJSON_AddItemTo* ignores a NULL child, so an allocation failure
-     * deep in the tree drops that field; only a failed root or print is
-     * reported here. */
-    cJSON *root = report(r);
-    char *s = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!s)
-        return -1;
-    size_t n = strlen(s);
-    int ok = fwrite(s, 1, n, f) == n && fputc('\n', f) != EOF;
-    free(s);
-    return ok ? 0 : -1;
+    struct jw w = {f, 0};
+    fputc('{', f);
+    key(&w, "schema", 1);
+    put(&w, gm_json_str(GM_REPORT_SCHEMA), 1);
+    key(&w, "version", 0);
+    put(&w, gm_json_u64(GM_REPORT_SCHEMA_VERSION), 1);
+    key(&w, "program", 0);
+    put(&w, program(&r->program), 1);
+    ARRAY(&w, "devices", r->ndevices, r->devices, device);
+    ARRAY(&w, "modules", r->nmodules, r->modules, module);
+    ARRAY(&w, "kernels", r->nkernels, r->kernels, kernel);
+    ARRAY(&w, "launches", r->nlaunches, r->launches, launch);
+    ARRAY(&w, "allocations", r->nallocs, r->allocs, alloc);
+    ARRAY(&w, "events", r->nevents, r->events, event);
+    ARRAY(&w, "unobserved", r->nunobserved, r->unobserved, unobserved);
+    ARRAY(&w, "notes", r->nnotes, r->notes, note);
+    fputs("\n}\n", f);
+    return w.bad || ferror(f) ? -1 : 0;
 }

@@ -5,6 +5,7 @@
  */
 #include "gm_report.h"
 #include "grow.h"
+#include "kindex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -190,6 +191,7 @@ void gm_report_free(struct gm_report *r)
     for (size_t i = 0; i < r->nkernels; i++)
         kernel_free(&r->kernels[i]);
     free(r->kernels);
+    gm_report_kindex_free(r);
     for (size_t i = 0; i < r->nlaunches; i++) {
         free(r->launches[i].api);
         hostsite_free(&r->launches[i].site);

@@ -8,7 +8,6 @@
 #include "derived.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +26,10 @@ static void kernels(const struct gm_report *r, const struct gm_derived *d, FILE 
         gm_csv_str(f, mod, 0);
         gm_csv_u64(f, k->k->launches, 0);
         gm_csv_i64(f, k->k->gpu_ns, 0);
+        if (!k->instrumented) {         /* counters unknown, not zero */
+            fputs(",,,,,,,\n", f);
+            continue;
+        }
         gm_csv_u64(f, k->mem_warps, 0);
         gm_csv_u64(f, k->sectors, 0);
         gm_csv_u64(f, k->ideal_sectors, 0);
@@ -222,20 +225,17 @@ static void launches(const struct gm_report *r, const struct gm_derived *d, FILE
     }
 }
 
-static void uses_str(const struct gm_report_event *e, char *buf, size_t len)
+/* The uses column, "ID:HOW ID:HOW ..." (never needs CSV quoting), and the
+ * end of the row. */
+static void uses_last(const struct gm_report_event *e, FILE *f)
 {
-    size_t o = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < e->nuses && o + 1 < len; i++) {
+    for (size_t i = 0; i < e->nuses; i++) {
         uint32_t h = e->uses[i].how;
         const char *how = (h & GM_USE_UNKNOWN) ? "?" : (h & GM_USE_READ) && (h & GM_USE_WRITE) ? "rw"
                           : (h & GM_USE_WRITE) ? "w" : (h & GM_USE_READ) ? "r" : "-";
-        int n = snprintf(buf + o, len - o, "%s%llu:%s", i ? " " : "",
-                         (unsigned long long)e->uses[i].alloc, how);
-        if (n < 0)
-            break;
-        o += (size_t)n;
+        fprintf(f, "%s%llu:%s", i ? " " : "", (unsigned long long)e->uses[i].alloc, how);
     }
+    fputc('\n', f);
 }
 
 static void events(const struct gm_report *r, const struct gm_derived *d, FILE *f)
@@ -244,9 +244,8 @@ static void events(const struct gm_report *r, const struct gm_derived *d, FILE *
     gm_csv_header(f, "seq,time_ns,op,bytes,dir,stream,device,kernel,site,uses");
     for (size_t i = 0; i < r->nevents; i++) {
         const struct gm_report_event *e = &r->events[i];
-        char s[512], st[24], u[1024];
+        char s[512], st[24];
         snprintf(st, sizeof st, "0x%llx", (unsigned long long)e->stream);
-        uses_str(e, u, sizeof u);
         gm_csv_u64(f, e->seq, 0);
         gm_csv_i64(f, e->time_ns, 0);
         gm_csv_str(f, gm_report_op_name(e->op), 0);
@@ -257,12 +256,12 @@ static void events(const struct gm_report *r, const struct gm_derived *d, FILE *
         gm_csv_str(f, e->launch >= 0 && (size_t)e->launch < r->nlaunches
                           ? r->kernels[r->launches[e->launch].kernel].name : "", 0);
         gm_csv_str(f, gm_hostsite_str(&e->site, s, sizeof s), 0);
-        gm_csv_str(f, u, 1);
+        uses_last(e, f);
     }
 }
 
-int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o,
-                        const char *dir, char *err, size_t errlen)
+int gm_csv_write(const struct gm_report *r, const struct gm_derived *d, const char *dir,
+                 struct gm_outfiles *out)
 {
     static const struct { const char *name; table_fn fn; } tables[] = {
         {"kernels.csv", kernels}, {"lines.csv", lines}, {"branches.csv", branches},
@@ -270,27 +269,29 @@ int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o
         {"findings.csv", findings},
         {"launches.csv", launches}, {"events.csv", events},
     };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        FILE *f = gm_outfiles_open(out, dir, tables[i].name);
+        if (!f)
+            return -1;
+        tables[i].fn(r, d, f);
+        if (gm_outfiles_close(out, f, 0))
+            return -1;
+    }
+    return 0;
+}
+
+int gm_report_write_csv(const struct gm_report *r, const struct gm_write_opts *o,
+                        const char *dir, char *err, size_t errlen)
+{
     struct gm_derived d;
+    struct gm_outfiles out;
     if (gm_derive(r, o, &d)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = 0;
-    for (size_t i = 0; !rc && i < sizeof tables / sizeof tables[0]; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, tables[i].name);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
-            rc = -1;
-            break;
-        }
-        tables[i].fn(r, &d, f);
-        if (ferror(f) | fclose(f)) {
-            snprintf(err, errlen, "%s: write error", path);
-            rc = -1;
-        }
-    }
+    gm_outfiles_init(&out, err, errlen);
+    int rc = gm_csv_write(r, &d, dir, &out) || gm_outfiles_commit(&out) ? -1 : 0;
+    gm_outfiles_abort(&out);
     gm_derived_free(&d);
     return rc;
 }

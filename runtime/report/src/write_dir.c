@@ -3,8 +3,8 @@
  * Writes a chosen set of report formats (text, json, csv, html) into a
  * directory, creating it if needed. Depends on the report headers and libc.
  */
+#include "derived.h"
 #include "gm_report_json.h"
-#include "gm_report_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,31 +47,31 @@ int gm_report_check_formats(const char *formats, char *err, size_t errlen)
     return 0;
 }
 
-typedef int (*file_writer)(const struct gm_report *r, const struct gm_write_opts *o, FILE *f);
-
-static int json_writer(const struct gm_report *r, const struct gm_write_opts *o, FILE *f)
+static int write_one(struct gm_outfiles *out, const char *dir, const char *name,
+                     const struct gm_report *r, const struct gm_derived *d, char fmt)
 {
-    (void)o;
-    return gm_report_write_json(r, f);
+    FILE *f = gm_outfiles_open(out, dir, name);
+    if (!f)
+        return -1;
+    int rc = fmt == 'j' ? gm_report_write_json(r, f)
+           : fmt == 't' ? gm_text_write(r, d, f) : gm_html_write(r, d, f);
+    return gm_outfiles_close(out, f, rc);
 }
 
-static int write_file(const char *dir, const char *name, file_writer w,
-                      const struct gm_report *r, const struct gm_write_opts *o, char *err,
-                      size_t errlen)
+/* Every file is written under a temporary name first; all are renamed into
+ * place only when all are complete (outfiles.h). */
+static int write_all(const struct gm_report *r, const struct gm_derived *d, const char *dir,
+                     const char *formats, struct gm_outfiles *out)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (wants(formats, "json") && write_one(out, dir, "report.json", r, d, 'j'))
         return -1;
-    }
-    int rc = w(r, o, f);
-    if ((fclose(f) | rc) != 0) {
-        snprintf(err, errlen, "%s: write error", path);
+    if (wants(formats, "text") && write_one(out, dir, "summary.txt", r, d, 't'))
         return -1;
-    }
-    return 0;
+    if (wants(formats, "html") && write_one(out, dir, "report.html", r, d, 'h'))
+        return -1;
+    if (wants(formats, "csv") && gm_csv_write(r, d, dir, out))
+        return -1;
+    return gm_outfiles_commit(out);
 }
 
 int gm_report_write_dir(const struct gm_report *r, const struct gm_write_opts *o,
@@ -79,19 +79,27 @@ int gm_report_write_dir(const struct gm_report *r, const struct gm_write_opts *o
 {
     if (gm_report_check_formats(formats, err, errlen))
         return -1;
+    struct stat st;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return -1;
     }
-    if (wants(formats, "json") && write_file(dir, "report.json", json_writer, r, o, err, errlen))
+    int bad = stat(dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (bad) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(bad));
         return -1;
-    if (wants(formats, "text") &&
-        write_file(dir, "summary.txt", gm_report_write_text, r, o, err, errlen))
+    }
+    struct gm_derived d;
+    int need = wants(formats, "text") || wants(formats, "html") || wants(formats, "csv");
+    if (need && gm_derive(r, o, &d)) {
+        snprintf(err, errlen, "out of memory");
         return -1;
-    if (wants(formats, "html") &&
-        write_file(dir, "report.html", gm_report_write_html, r, o, err, errlen))
-        return -1;
-    if (wants(formats, "csv") && gm_report_write_csv(r, o, dir, err, errlen))
-        return -1;
-    return 0;
+    }
+    struct gm_outfiles out;
+    gm_outfiles_init(&out, err, errlen);
+    int rc = write_all(r, need ? &d : NULL, dir, formats, &out);
+    gm_outfiles_abort(&out);
+    if (need)
+        gm_derived_free(&d);
+    return rc;
 }

@@ -77,11 +77,15 @@ static void kernels(const struct gm_derived *d, FILE *f)
         name_cell(f, k->k->name);
         ncell(f, k->k->launches);
         fprintf(f, "<td class=\"n\">%" PRId64 "</td>", k->k->gpu_ns);
-        ncell(f, k->mem_warps);
-        ncell(f, k->sectors);
-        ncell(f, k->excess_sectors);
-        ncell(f, k->br_execs);
-        ncell(f, k->br_divergent);
+        if (k->instrumented) {
+            ncell(f, k->mem_warps);
+            ncell(f, k->sectors);
+            ncell(f, k->excess_sectors);
+            ncell(f, k->br_execs);
+            ncell(f, k->br_divergent);
+        } else {
+            fputs("<td colspan=\"5\">not instrumented</td>", f);
+        }
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -254,21 +258,27 @@ static void notes(const struct gm_report *r, FILE *f)
     fputs("</ul>\n", f);
 }
 
+int gm_html_write(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+{
+    head(r, f);
+    kernels(d, f);
+    matrices(r, d, f);
+    lines(d, f);
+    branches(d, f);
+    values(d, f);
+    memory_plot(r, f);
+    findings(r, d, f);
+    notes(r, f);
+    fputs("</body></html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
 int gm_report_write_html(const struct gm_report *r, const struct gm_write_opts *o, FILE *f)
 {
     struct gm_derived d;
     if (gm_derive(r, o, &d))
         return -1;
-    head(r, f);
-    kernels(&d, f);
-    matrices(r, &d, f);
-    lines(&d, f);
-    branches(&d, f);
-    values(&d, f);
-    memory_plot(r, f);
-    findings(r, &d, f);
-    notes(r, f);
-    fputs("</body></html>\n", f);
+    int rc = gm_html_write(r, &d, f);
     gm_derived_free(&d);
-    return ferror(f) ? -1 : 0;
+    return rc;
 }

@@ -53,10 +53,13 @@ static void kernels(const struct gm_derived *d, FILE *f)
         if (k->k->gpu_ns >= 0)
             snprintf(ms, sizeof ms, "%.3f", (double)k->k->gpu_ns / 1e6);
         char nm[48];
-        fprintf(f, "  %-40s %9" PRIu64 " %12s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-                   " %10" PRIu64 " %10" PRIu64 "\n",
-                gm_demangle(k->k->name, nm, sizeof nm), k->k->launches, ms, k->mem_warps, k->sectors, k->excess_sectors,
-                k->br_execs, k->br_divergent);
+        fprintf(f, "  %-40s %9" PRIu64 " %12s", gm_demangle(k->k->name, nm, sizeof nm),
+                k->k->launches, ms);
+        if (!k->instrumented)   /* counters unknown, not zero */
+            fprintf(f, " %12s\n", "(not instrumented)");
+        else
+            fprintf(f, " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+                    k->mem_warps, k->sectors, k->excess_sectors, k->br_execs, k->br_divergent);
     }
 }
 
@@ -183,19 +186,25 @@ static void rest(const struct gm_report *r, FILE *f)
         fprintf(f, "  %s\n", r->notes[i]);
 }
 
+int gm_text_write(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+{
+    header(r, f);
+    kernels(d, f);
+    lines(d, f);
+    banks(d, f);
+    branches(d, f);
+    values(d, f);
+    findings(r, d, f);
+    rest(r, f);
+    return ferror(f) ? -1 : 0;
+}
+
 int gm_report_write_text(const struct gm_report *r, const struct gm_write_opts *o, FILE *f)
 {
     struct gm_derived d;
     if (gm_derive(r, o, &d))
         return -1;
-    header(r, f);
-    kernels(&d, f);
-    lines(&d, f);
-    banks(&d, f);
-    branches(&d, f);
-    values(&d, f);
-    findings(r, &d, f);
-    rest(r, f);
+    int rc = gm_text_write(r, &d, f);
     gm_derived_free(&d);
-    return ferror(f) ? -1 : 0;
+    return rc;
 }

@@ -137,8 +137,32 @@ static void test_lines_and_branches(void)
     gm_report_free(r);
 }
 
+/* Kernels are found by (modid, name) through an index that grows with them:
+ * every one found, the same pair never added twice, a missing one not found. */
+static void test_kernel_index(void)
+{
+    struct gm_report *r = gm_report_new();
+    char name[32];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "k%d", i / 3);
+        CHECK(gm_report_get_kernel(r, (uint64_t)(i % 3), name) != NULL);
+    }
+    CHECK_EQ(r->nkernels, 20000);
+    for (int i = 0; i < 20000; i += 7) {
+        snprintf(name, sizeof name, "k%d", i / 3);
+        struct gm_report_kernel *k = gm_report_find_kernel(r, (uint64_t)(i % 3), name);
+        CHECK(k && k->modid == (uint64_t)(i % 3) && strcmp(k->name, name) == 0);
+        CHECK(gm_report_get_kernel(r, (uint64_t)(i % 3), name) == k);
+    }
+    CHECK_EQ(r->nkernels, 20000);
+    CHECK(gm_report_find_kernel(r, 3, "k0") == NULL);
+    CHECK(gm_report_find_kernel(r, 0, "k99999") == NULL);
+    gm_report_free(r);
+}
+
 int main(void)
 {
+    test_kernel_index();
     test_slots();
     test_kernel_counters();
     test_or_fold();

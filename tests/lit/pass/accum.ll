@@ -4,7 +4,7 @@
 ; before the ret (its counter updates appear there); a site outside any
 ; loop, and any site in a non-kernel function, gets NULL (direct updates,
 ; no alloca). No gm_accum call or stub survives.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/divergence.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%handlers/divergence.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -16,7 +16,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: store [[ACC]] zeroinitializer, ptr %gm.acc
 ; CHECK-NOT: alloca
 ; CHECK: exit:
-; CHECK: atomicrmw add
+; CHECK: call {{.*}}dv_flush_all
 ; CHECK: ret void
 define ptx_kernel void @loop(i32 %n) {
 entry:

@@ -8,16 +8,16 @@
 ; shared memory, or with dynamic shared memory, gets none at all (the
 ; handlers update memory directly). No gm_block call or stub survives.
 ; RUN: %clang -x cuda --cuda-path=%cuda_path -Wno-unknown-cuda-version --cuda-gpu-arch=sm_90 --cuda-device-only -fgpu-rdc -O3 -emit-llvm -c -I%gm_include %S/Inputs/block_handler.cu -o %t.h.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.h.bc -S %s -o %t.ll
 ; RUN: FileCheck %s --implicit-check-not=@gm_block < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %S/Inputs/block_shared48k.ll -o %t.48k.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.h.bc -S %S/Inputs/block_shared48k.ll -o %t.48k.ll
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.48k.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %S/Inputs/block_dynshared.ll -o %t.dyn.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.h.bc -S %S/Inputs/block_dynshared.ll -o %t.dyn.ll
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.dyn.ll
 ; Budget: 2048 bytes per kernel = word 0 and 102 sites of 5 words; of 110
 ; branch sites the last 8 update memory directly.
 ; RUN: %python %S/Inputs/block_many.py 110 > %t.many.in.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.h.bc -S %t.many.in.ll -o %t.many.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.h.bc -S %t.many.in.ll -o %t.many.ll
 ; RUN: FileCheck %s --check-prefix=MANY --implicit-check-not=@gm_block < %t.many.ll
 ; MANY: @__gm_block.blk = internal addrspace(3) global [511 x i32] undef, align 4
 ; MANY: getelementptr inbounds ([511 x i32], ptr addrspace(3) @__gm_block.blk, i32 0, i32 506)

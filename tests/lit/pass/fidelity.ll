@@ -9,14 +9,14 @@
 ; RUN: llvm-as %S/Inputs/call_handler.ll -o %t.call.bc
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
 ; RUN: llc -mcpu=sm_90 %s -o %t.native.ptx
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.empty.bc %s -o %t.empty.inst.bc
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.empty.bc %s -o %t.empty.inst.bc
 ; RUN: llc -mcpu=sm_90 %t.empty.inst.bc -o %t.empty.ptx
 ; RUN: %python %gm_src/tests/tools/ptx_memops.py %t.native.ptx %t.empty.ptx | FileCheck %s --check-prefix=SAME
 ; RUN: %python %gm_src/tests/tools/ptx_memops.py --list %t.empty.ptx | FileCheck %s --check-prefix=LIST
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.call.bc %s -o %t.call.inst.bc
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.call.bc %s -o %t.call.inst.bc
 ; RUN: llc -mcpu=sm_90 %t.call.inst.bc -o %t.call.ptx
 ; RUN: FileCheck %s --check-prefix=CALL < %t.call.ptx
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc %s -o %t.rec.inst.bc
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc %s -o %t.rec.inst.bc
 ; RUN: llc -mcpu=sm_90 %t.rec.inst.bc -o %t.rec.ptx
 ; RUN: not %python %gm_src/tests/tools/ptx_memops.py %t.native.ptx %t.rec.ptx | FileCheck %s --check-prefix=DIFF
 ; SAME: ptx_memops: same {{[0-9]+}} memory instructions

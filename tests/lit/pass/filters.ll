@@ -3,10 +3,10 @@
 ; are instrumented only when a selected kernel reaches them by direct calls.
 ; -gm-files matches the source file (path or base name) of each function.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= '-gm-kernels=^keep\(' -S %s | FileCheck %s --check-prefix=DEM
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= -gm-kernels=_Z4dropv -S %s | FileCheck %s --check-prefix=MANGLED
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= '-gm-files=^a\.cu$' -S %s | FileCheck %s --check-prefix=FILES
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= -gm-files=/src/b -S %s | FileCheck %s --check-prefix=PATH
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= '-gm-kernels=^keep\(' -S %s | FileCheck %s --check-prefix=DEM
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= -gm-kernels=_Z4dropv -S %s | FileCheck %s --check-prefix=MANGLED
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= '-gm-files=^a\.cu$' -S %s | FileCheck %s --check-prefix=FILES
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc -gm-inst-before=memory -gm-inst-after= -gm-files=/src/b -S %s | FileCheck %s --check-prefix=PATH
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

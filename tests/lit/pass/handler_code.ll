@@ -3,7 +3,7 @@
 ; no site) and is gone after inlining; functions named gm_* / __gm_* in the
 ; user module are skipped; declarations get nothing.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.rec.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-reconverge=false -gm-handlers=%t.rec.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %python %gm_src/tests/tools/sitetab_dump.py %t.ll | FileCheck %s --check-prefix=TAB
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

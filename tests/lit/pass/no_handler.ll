@@ -2,11 +2,11 @@
 ; Events without a handler are not instrumented and get no site; with no
 ; handler files at all the module is unchanged.
 ; RUN: llvm-as %S/Inputs/branch_only_handler.ll -o %t.br.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.br.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-reconverge=false -gm-handlers=%t.br.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %python %gm_src/tests/tools/sitetab_dump.py %t.ll | FileCheck %s --check-prefix=TAB
 ; RUN: %opt -S %s -o %t.plain.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -S %s -o %t.none.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-reconverge=false -S %s -o %t.none.ll
 ; RUN: diff %t.plain.ll %t.none.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -3,8 +3,8 @@
 ; order the bitcode files were given.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
 ; RUN: llvm-as %S/Inputs/second_handler.ll -o %t.second.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.rec.bc,%t.second.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=AB
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.second.bc,%t.rec.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=BA
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-reconverge=false -gm-handlers=%t.rec.bc,%t.second.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=AB
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-reconverge=false -gm-handlers=%t.second.bc,%t.rec.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=BA
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,8 +3,8 @@
 ; duplicate symbols; each keeps its own site table, counters and replica
 ; mask under its own module id, and no handler function survives.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc %S/Inputs/rdc_a.ll -o %t.a.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc %S/Inputs/rdc_b.ll -o %t.b.bc
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc %S/Inputs/rdc_a.ll -o %t.a.bc
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.rec.bc %S/Inputs/rdc_b.ll -o %t.b.bc
 ; RUN: llvm-link %t.a.bc %t.b.bc -S -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %python %gm_src/tests/tools/sitetab_dump.py %t.ll | FileCheck %s --check-prefix=TAB

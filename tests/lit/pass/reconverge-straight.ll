@@ -4,8 +4,8 @@
 ; analysis costs no warp sync. A branching handler still gets them (BR).
 ; RUN: llvm-as %S/Inputs/straight_handler.ll -o %t.straight.bc
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.straight.bc -gm-inst-after= -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.straight.bc,%t.rec.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=MIXED
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.straight.bc -gm-inst-after= -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.straight.bc,%t.rec.bc -gm-inst-after= -S %s | FileCheck %s --check-prefix=MIXED
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

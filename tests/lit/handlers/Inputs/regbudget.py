@@ -10,6 +10,9 @@
 # (pass/insert.c), so the handler is specialised per site after inlining:
 # the check is done for each info word of a representative set (every space,
 # width, vector, atomic, memory intrinsic; conditional branch and switch).
+# GM_SLOW helpers are compiled inline: the pass inlines them, with the
+# handler, into the out-of-line copy it makes per event and info word
+# (pass/outline.c), where most sites go; what this measures.
 # The same wrapper without the call uses B registers (ptxas reports 4 for
 # an empty sm_90 kernel): those belong to any kernel, not to the handler, and
 # are subtracted. A handler fails when N - B > budget (16, SASSI's limit).
@@ -55,7 +58,8 @@ def registers(a, src, calls):
             for k, call in enumerate(calls):
                 f.write(WRAP.format(k=k, call=call))
         cmd = [a.clang, "-x", "cuda", "--cuda-device-only", "-S", "-O3", "--cuda-gpu-arch=sm_90",
-               "--cuda-path=" + a.cuda_path, "-Wno-unknown-cuda-version", cu, "-o", ptx]
+               "--cuda-path=" + a.cuda_path, "-Wno-unknown-cuda-version",
+               "-DGM_SLOW=static __device__ __forceinline__", cu, "-o", ptx]
         for i in a.include:
             cmd += ["-I", i]
         r = subprocess.run(cmd, capture_output=True, text=True)

@@ -1,0 +1,88 @@
+; SPDX-License-Identifier: Apache-2.0
+; Code growth bound (pass/outline.c): a site outside loops, or in a
+; function that is not a kernel, calls one out-of-line copy of the event's
+; handlers per set of constant arguments (info word, a load's value 0: two
+; loads of the same shape share one, a store has its own); a site
+; in a kernel's loop gets the handler inlined with its register
+; accumulator while the growth budget lasts (-gm-inline-growth=0: none);
+; the out-of-line copy holds the handler specialised for its info word and
+; its GM_SLOW helpers inlined; helpers only dead code called are deleted.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
+; RUN: FileCheck %s < %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
+; RUN: FileCheck %s --check-prefix=NONE < %t.none.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK-LABEL: define ptx_kernel void @straight(
+; CHECK-NOT: alloca
+; CHECK: call void @gm_ool__before_mem__[[LD:[0-9]+]](i32 0, i64 %{{[0-9]+}})
+; CHECK-NEXT: load float
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1, i64 %{{[0-9]+}})
+; CHECK-NEXT: load float
+; CHECK: call void @gm_ool__before_mem__[[ST:[0-9]+]](i32 2, i64 %{{[0-9]+}}, i64 %{{[0-9]+}})
+; CHECK-NEXT: store float
+; CHECK: ret void
+define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
+  %a = load float, ptr addrspace(1) %p
+  %b = load float, ptr addrspace(1) %q
+  %c = fadd float %a, %b
+  store float %c, ptr addrspace(1) %p
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @loop(
+; CHECK: %gm.acc = alloca
+; CHECK: body:
+; CHECK-NOT: gm_ool__
+; CHECK: call {{.*}}co_keyed
+; CHECK: load i32
+; CHECK: exit:
+; CHECK: call {{.*}}co_flush_all
+; NONE-LABEL: define ptx_kernel void @loop(
+; NONE-NOT: alloca
+; NONE: body:
+; NONE: call void @gm_ool__before_mem__
+; NONE-NEXT: load i32
+define ptx_kernel void @loop(ptr addrspace(1) %p, i32 %n) {
+entry:
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %j, %body ]
+  %s = phi i32 [ 0, %entry ], [ %t, %body ]
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
+  %v = load i32, ptr addrspace(1) %a
+  %t = add i32 %s, %v
+  %j = add i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  br i1 %c, label %body, label %exit
+exit:
+  store i32 %t, ptr addrspace(1) %p
+  ret void
+}
+
+; CHECK-LABEL: define void @device_loop(
+; CHECK-NOT: alloca
+; CHECK: call void @gm_ool__before_mem__
+; CHECK-NEXT: load volatile i32
+define void @device_loop(ptr addrspace(1) %p, i32 %n) {
+entry:
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %j, %body ]
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
+  %v = load volatile i32, ptr addrspace(1) %a
+  %j = add i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  br i1 %c, label %body, label %exit
+exit:
+  ret void
+}
+
+; One copy per set of constants, the handler and its helpers inlined in it.
+; CHECK: define internal void @gm_ool__before_mem__[[LD]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret void
+; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
+; CHECK: attributes #[[ATTR]] = { noinline }
+; NONE-NOT: co_keyed
