@@ -102,6 +102,33 @@ static CUptiResult subscribe(char *holder, size_t len)
 #endif
 }
 
+/* Driver calls the runtime never records, made many times per launch by
+ * the runtime itself (events, stream ordering, context queries) and by the
+ * CUDA runtime library: their callbacks are switched off, so that they do
+ * not pay CUPTI's dispatch. Prefixes of driver API names. */
+static const char *const g_quiet[] = {
+    "cuEvent", "cuStreamWaitEvent", "cuStreamIsCapturing", "cuStreamGetCapture", "cuStreamQuery",
+    "cuStreamSynchronize", "cuStreamGetCtx", "cuStreamGetFlags", "cuStreamGetPriority",
+    "cuStreamGetId", "cuCtxGet", "cuCtxSetCurrent", "cuCtxPushCurrent", "cuCtxPopCurrent",
+    "cuCtxSynchronize", "cuDeviceGet", "cuGetProcAddress",
+    "cuFuncGet", "cuKernelGet", "cuLibraryGetGlobal", "cuModuleGetGlobal", "cuOccupancy",
+    "cuPointerGetAttribute", "cuDriverGetVersion", NULL};
+
+static void quiet_driver_calls(void)
+{
+    for (CUpti_CallbackId id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
+        const char *name = NULL;
+        if (gm_is_launch_cbid(id) ||
+            gm_cu.cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
+            continue;
+        for (int i = 0; g_quiet[i]; i++)
+            if (strncmp(name, g_quiet[i], strlen(g_quiet[i])) == 0) {
+                gm_cu.cuptiEnableCallback(0, g_sub, CUPTI_CB_DOMAIN_DRIVER_API, id);
+                break;
+            }
+    }
+}
+
 int gm_cupti_start(void)
 {
     char holder[256];
@@ -125,6 +152,7 @@ int gm_cupti_start(void)
             return -1;
         }
     }
+    quiet_driver_calls();
     gm_st.active = 1;
     return 0;
 }

@@ -454,7 +454,7 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
     }
     memcpy(ls->mods, fi->mods, fi->nmods * sizeof *ls->mods);
     ls->nmods = fi->nmods;
-    qsort(ls->mods, ls->nmods, sizeof *ls->mods, by_address);
+    if (ls->nmods > 1) qsort(ls->mods, ls->nmods, sizeof *ls->mods, by_address);
     ls->name = fi->name;
     ls->graph = fi->key.fn == &g_graph_tag;
     ls->sync = ls->traced = 0;

@@ -32,7 +32,7 @@
     X(cuCtxPushCurrent) X(cuCtxPopCurrent)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
-    X(cuptiGetResultString) X(cuptiUnsubscribe)
+    X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
 
 #define GM_DECL_FN(fn) __typeof__(&fn) fn;
 struct gm_cuda_api {

@@ -32,6 +32,7 @@ void mock_cuda_stream_destroy(CUstream s);
 void mock_cuda_sync_all(void);
 long mock_cuda_pending(void);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
+int mock_cupti_enabled(CUpti_CallbackDomain d, CUpti_CallbackId c);
 
 #define MODID "0123456789abcdef"
 #define CTX ((CUcontext)0x10)
@@ -408,6 +409,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[2], "bench")) bench();
     if (!strcmp(argv[2], "alternate")) alternate();
+    if (!strcmp(argv[2], "quiet")) { /* which driver callbacks the runtime kept */
+#define SHOW(n) printf("test: %s %s\n", #n, \
+                       mock_cupti_enabled(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##n) ? "on" : "off")
+        SHOW(cuLaunchKernel); SHOW(cuLaunchKernel_ptsz); SHOW(cuMemAlloc_v2); SHOW(cuMemcpyHtoD_v2);
+        SHOW(cuStreamDestroy_v2); SHOW(cuEventRecord); SHOW(cuStreamIsCapturing); SHOW(cuCtxGetDevice);
+        SHOW(cuStreamWaitEvent); SHOW(cuGetErrorString);
+    }
     if (!strcmp(argv[2], "sites")) sites();
     printf("test: done\n");
     fflush(stdout);

@@ -117,7 +117,12 @@ static int g_nq;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static long g_executed; /* operations run so far */
 
-static int async_mode(void) { return getenv("MOCK_ASYNC") != NULL; }
+static int async_mode(void)
+{
+    static int mode = -1;
+    if (mode < 0) mode = getenv("MOCK_ASYNC") != NULL;
+    return mode;
+}
 
 static struct queue *queue_of(CUstream s)
 {
@@ -241,7 +246,12 @@ MOCK_API long mock_cuda_pending(void)
     return n;
 }
 
-static CUresult sticky(void) { return getenv("MOCK_SYNC_FAIL") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
+static CUresult sticky(void)
+{
+    static int fail = -1;
+    if (fail < 0) fail = getenv("MOCK_SYNC_FAIL") != NULL;
+    return fail ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+}
 
 MOCK_API CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
 /* synchronous copies see every earlier operation done (as with the legacy stream) */
