@@ -22,6 +22,7 @@ struct gm_run {
     char (*labels)[GM_TRACE_NAME_MAX];  /* by allocation id */
     struct gm_counts *ref_launch;
     uint32_t nlabels, nmods;
+    size_t cap_labels, cap_launches;
     uint32_t *mod_nsites;
     struct gm_trace_site **mod_sites;
     char (*mod_names)[GM_TRACE_NAME_MAX];

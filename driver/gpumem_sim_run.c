@@ -48,8 +48,13 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
         return 0;
     }
     if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);   /* same ids: both accept the same set */
-    r->labels = realloc(r->labels, ((size_t)id + 1) * sizeof *r->labels);
-    if (!r->labels) return fail(r, "out of memory");
+    if ((size_t)id + 1 > r->cap_labels) {   /* grow geometrically: one label per allocation */
+        size_t cap = r->cap_labels ? 2 * r->cap_labels : 64;
+        void *p = realloc(r->labels, cap * sizeof *r->labels);
+        if (!p) return fail(r, "out of memory");
+        r->labels = p;
+        r->cap_labels = cap;
+    }
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
     snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
     r->nlabels = (uint32_t)id + 1;
@@ -65,14 +70,18 @@ static int on_launch(void *c, const struct gm_trace_launch *l)
         return -1;
     }
     if (r->ref) gm_ref_begin(r->ref, l->carveout);
-    struct gm_run_launch *n = realloc(r->launches, (r->nlaunches + 1) * sizeof *n);
-    struct gm_counts *rc = realloc(r->ref_launch, (r->nlaunches + 1) * sizeof *rc);
-    if (!n || !rc) return fail(r, "out of memory");
-    r->launches = n;
-    r->ref_launch = rc;
-    memset(&n[r->nlaunches], 0, sizeof *n);
-    memset(&rc[r->nlaunches], 0, sizeof *rc);
-    n[r->nlaunches++].l = *l;
+    if (r->nlaunches == r->cap_launches) {   /* grow geometrically */
+        size_t cap = r->cap_launches ? 2 * r->cap_launches : 16;
+        struct gm_run_launch *n = realloc(r->launches, cap * sizeof *n);
+        if (n) r->launches = n;
+        struct gm_counts *rc = n ? realloc(r->ref_launch, cap * sizeof *rc) : NULL;
+        if (rc) r->ref_launch = rc;
+        if (!n || !rc) return fail(r, "out of memory");
+        r->cap_launches = cap;
+    }
+    memset(&r->launches[r->nlaunches], 0, sizeof *r->launches);
+    memset(&r->ref_launch[r->nlaunches], 0, sizeof *r->ref_launch);
+    r->launches[r->nlaunches++].l = *l;
     return 0;
 }
 

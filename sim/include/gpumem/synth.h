@@ -11,7 +11,10 @@
  * common keys: N (bytes, default 1M), s (default 4), width (default 4),
  * kind=ld|st|atom, space=global|local|shared, sms (records go round-robin to
  * SMs 0..sms-1, default 1), base, label, iters, n, step, lanes, seed,
- * carveout (launch), launches (repeat the whole launch, default 1).
+ * carveout (launch), launches (repeat the whole launch, default 1),
+ * allocs (cut the region into this many allocations, announced in a
+ * scattered address order), sites (phase 0: the number of sites the module
+ * claims), site (the records' site id; default the phase index).
  * Pure C; the only output goes through the sink.
  */
 #ifndef GPUMEM_SYNTH_H
