@@ -11,7 +11,9 @@
 #include "gpumem/sim.h"
 #include "gpumem/synth.h"
 
-struct gm_run_launch { struct gm_trace_launch l; struct gm_counts c; };
+/* incomplete: the trace ended (torn) inside this launch; c counts its
+ * records up to the last whole block. */
+struct gm_run_launch { struct gm_trace_launch l; struct gm_counts c; int ended, incomplete; };
 
 struct gm_run {
     struct gm_sim_config cfg;
@@ -31,6 +33,7 @@ struct gm_run {
     struct gm_counts final_wb;          /* dirty L2 written back at the end */
     uint64_t records, dropped;
     uint32_t overlaps;                  /* allocations ignored (overlapping) */
+    int torn;                           /* the trace file ends early */
     double seconds;
     char err[512];
 };

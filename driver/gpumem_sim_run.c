@@ -104,6 +104,7 @@ static int on_end(void *c, uint64_t dropped)
         return -1;
     }
     if (r->ref) gm_ref_end(r->ref, &r->ref_launch[r->nlaunches - 1]);
+    L->ended = 1;
     L->l.dropped = dropped;
     r->dropped += dropped;
     return 0;
@@ -130,6 +131,33 @@ static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
     }
 }
 
+/* The trace ended early (torn tail): say so in one line and keep what was
+ * read whole; the launch it ended in (if any) is closed with the records
+ * of its whole blocks and marked incomplete. -1 when nothing is usable. */
+static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *path)
+{
+    uint64_t launches, records;
+    gm_trace_reader_progress(rd, &launches, &records);
+    if (!launches && !records) return -1;   /* nothing to simulate */
+    struct gm_run_launch *L = &r->launches[r->nlaunches - 1];
+    if (!L->ended) {
+        if (on_end(r, 0)) return -1;
+        L->incomplete = 1;
+    }
+    char why[512];   /* the reader's message without "trace PATH: " and its parentheses */
+    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");
+    snprintf(why, sizeof why, "%s", own ? own + 2 : msg);
+    char *at = strstr(why, " (at byte ");
+    if (at && why[strlen(why) - 1] == ')') {
+        why[strlen(why) - 1] = 0;
+        memmove(at + 1, at + 2, strlen(at + 2) + 1);
+    }
+    fprintf(stderr, "gpumem-sim: trace %s ends early after %llu complete launches; %llu records read (%s)\n",
+            path, (unsigned long long)launches, (unsigned long long)records, why);
+    r->torn = 1;
+    return 0;
+}
+
 int gm_run_trace(struct gm_run *r, const char *path)
 {
     struct gm_trace_reader *rd = gm_trace_reader_open(path, r->err, sizeof r->err);
@@ -139,7 +167,8 @@ int gm_run_trace(struct gm_run *r, const char *path)
     int rc;
     while ((rc = gm_trace_reader_next(rd, &ev)) > 0)
         if (dispatch(r, &ev)) break;
-    if (rc < 0) snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
+    if (rc < 0 && !(gm_trace_reader_torn(rd) && torn_tail(r, rd, path) == 0))
+        snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
     gm_trace_reader_close(rd);
     return r->err[0] ? -1 : 0;
 }

@@ -95,6 +95,13 @@ const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r);
  * truncated file (gm_trace_reader_error() says why and where). */
 int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev);
 const char *gm_trace_reader_error(const struct gm_trace_reader *r);
+/* After -1: 1 when the input only ends early (cut inside a section or its
+ * header, zero bytes where a section should start, or no end marker):
+ * everything returned before is whole and checked, the rest is missing.
+ * 0 when it is malformed. */
+int gm_trace_reader_torn(const struct gm_trace_reader *r);
+/* Launches ended (LAUNCH_END read) and records returned so far. */
+void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records);
 void gm_trace_reader_close(struct gm_trace_reader *r);
 
 #endif /* GPUMEM_TRACE_IO_H */
