@@ -101,6 +101,7 @@ struct gm_sim {
     size_t idx_cap;
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */
+    struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
 

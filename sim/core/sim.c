@@ -10,6 +10,8 @@
 #include <time.h>
 #include "model.h"
 
+static void write_back(struct gm_sim *s, struct gm_counts *sum);
+
 /* Sets the sticky error when a counter page could not be allocated. */
 static void check_tables(struct gm_sim *s)
 {
@@ -123,6 +125,10 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     }
     s->l1_bytes = l1;
     s->gen++;
+    if (s->cfg.l2_launch == GM_L2_COLD) {   /* written back (no launch's traffic), then empty */
+        write_back(s, &s->between);
+        gm_cache_reset(&s->l2);
+    }
     return NULL;
 }
 
@@ -185,21 +191,28 @@ int gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
     return 0;
 }
 
-void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
+/* Writes back every dirty L2 sector: DRAM writes of the allocation and
+ * site that dirtied it, summed into *sum. */
+static void write_back(struct gm_sim *s, struct gm_counts *sum)
 {
     struct gm_cache *c = &s->l2;
-    struct gm_counts sum = {0};
     for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
         struct gm_line *e = &c->data[i];
         if (!gm_digs(c, (uint32_t)(i / c->ways))[i % c->ways] || !e->dirty) continue;
         uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
         gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
         gm_ct(&s->sites, e->owner_site)->dram_wr += n;
-        sum.dram_wr += n;
+        sum->dram_wr += n;
         e->dirty = 0;
     }
     check_tables(s);
-    if (into) gm_counts_add(into, &sum);
+}
+
+void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
+{
+    write_back(s, &s->between);
+    if (into) gm_counts_add(into, &s->between);
+    memset(&s->between, 0, sizeof s->between);
 }
 
 const struct gm_counts *gm_sim_alloc_counts(const struct gm_sim *s, uint32_t id)

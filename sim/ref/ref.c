@@ -150,6 +150,12 @@ void gm_ref_begin(struct gm_ref *r, uint32_t carveout)
 {
     for (uint32_t i = 0; i < r->cfg.sm_count; i++)
         cache_make(&r->l1[i], gm_sim_l1_bytes(&r->cfg, carveout), r->cfg.l1_ways, r->cfg.l1_repl, GM_HASH_MOD);
+    if (r->cfg.l2_launch != GM_L2_COLD) return;
+    for (size_t i = 0; i < (size_t)r->l2.sets * r->l2.ways; i++) {   /* write back, no launch's traffic */
+        const struct way *w = &r->l2.w[i];
+        if (w->valid_line) r->acounts[w->owner].dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+    }
+    cache_make(&r->l2, r->cfg.l2_bytes, r->cfg.l2_ways, r->cfg.l2_repl, r->cfg.l2_hash);
 }
 
 /* Adds one counter to both the allocation and the launch total. */
