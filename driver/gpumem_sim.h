@@ -31,7 +31,7 @@ struct gm_run {
     struct gm_run_launch *launches;
     size_t nlaunches;
     struct gm_counts final_wb;          /* dirty L2 written back at the end */
-    uint64_t records, dropped;
+    uint64_t records, dropped, copies;
     uint32_t overlaps;                  /* allocations ignored (overlapping) */
     int torn;                           /* the trace file ends early */
     double seconds;

@@ -61,6 +61,15 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
     return 0;
 }
 
+static int on_copy(void *c, const struct gm_trace_copy *k)
+{
+    struct gm_run *r = c;
+    gm_sim_copy(r->sim, k);
+    if (r->ref) gm_ref_copy(r->ref, k);
+    r->copies++;
+    return 0;
+}
+
 static int on_launch(void *c, const struct gm_trace_launch *l)
 {
     struct gm_run *r = c;
@@ -112,7 +121,7 @@ static int on_end(void *c, uint64_t dropped)
 
 struct gm_sink gm_run_sink(struct gm_run *r)
 {
-    return (struct gm_sink){r, on_module, on_alloc, on_launch, on_records, on_end};
+    return (struct gm_sink){r, on_module, on_alloc, on_launch, on_records, on_end, on_copy};
 }
 
 static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
@@ -127,6 +136,7 @@ static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
     case GM_TEV_LAUNCH: return on_launch(r, &ev->launch);
     case GM_TEV_RECORDS: return on_records(r, ev->recs, ev->nrecs);
     case GM_TEV_LAUNCH_END: return on_end(r, ev->launch.dropped);
+    case GM_TEV_COPY: return on_copy(r, &ev->copy);
     default: return 0;
     }
 }

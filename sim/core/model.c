@@ -104,6 +104,20 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     return r;
 }
 
+/* A copy's or memset's access to the sectors in mask of one L2 line (no
+ * launch's traffic): the line's state changes as for a kernel's access;
+ * the DRAM sectors it reads go to the allocation (evictions already do). */
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc)
+{
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, &s->l2, line, gm_dig(line + 1), gm_cache_set(&s->l2, line), alloc, 0, 0,
+                                  mask, op, bytes, h);
+    if (!r.f) return;
+    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
+    gm_ct(&w->sites, 0)->dram_rd += r.f;
+}
+
 static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
 {
     C->l2_far += r.far;

@@ -119,6 +119,8 @@ void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
 /* An L2 request with what the prefetch GM_AHEAD requests earlier found. */
 struct gm_l2hint { int way; uint32_t vic; int absent; };
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h);
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);

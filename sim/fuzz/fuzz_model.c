@@ -2,7 +2,9 @@
 /*
  * libFuzzer target for the cache model: the input picks a small cache
  * configuration (ways, policies, fetch, fill, hash, partitions, warm or
- * cold L2 at each launch, 1-3 threads) and then a program of allocations, frees, launches and warp
+ * cold L2 at each launch, 1-3 threads) and then a program of allocations,
+ * frees, copies and memsets (any kind, range and length up to 64 KiB),
+ * launches and warp
  * records whose every field comes from the input (any active mask, width
  * 0..65535, any space and kind byte, any SM, lane addresses from strides,
  * small deltas or raw 64-bit values). Each record also goes through the
@@ -138,6 +140,11 @@ static void run(struct in *in, struct gm_sim *s, struct gm_ref *r)
                 gm_ref_alloc(r, base, size);
                 bases[nb++ % 8] = base;
             }
+        } else if (op % 4 == 1 && !in_launch && op & 0x80) {   /* copy or memset */
+            struct gm_trace_copy c = {.kind = (uint8_t)(1 + (op >> 2 & 3)), .dst = REGION + take(in, 3),
+                                      .src = REGION + take(in, 3), .bytes = take(in, 2)};
+            gm_sim_copy(s, &c);
+            gm_ref_copy(r, &c);
         } else if (op % 4 == 1 && !in_launch) {      /* free (maybe of nothing) */
             uint64_t base = bases[(op >> 2) % 8];
             gm_sim_release(s, base);

@@ -270,6 +270,50 @@ static void one(struct gm_ref *r, const struct gm_access *x)
     }
 }
 
+/* One line of a copy (no launch's traffic): read fills the missing
+ * sectors' groups from DRAM, write allocates and dirties; DRAM reads and
+ * write-backs count to the allocations only. */
+static void copy_line(struct gm_ref *r, uint64_t line, const uint32_t *bytes, int write, uint32_t a)
+{
+    int need[4] = {0, 0, 0, 0}, group = r->cfg.l2_fill > 32 ? (int)(r->cfg.l2_fill / 32) : 1;
+    struct way *w = find(r, &r->l2, line), old;
+    for (int s = 0; s < 4; s++)
+        if (!write && bytes[s] && !(w && w->valid[s] == 0xffffffffu))
+            for (int g = s - s % group; g < s - s % group + group; g++) need[g] = 1;
+    if (!w) {
+        w = insert(r, &r->l2, line, &old);
+        for (int s = 0; s < 4; s++)
+            if (old.valid_line && (old.dirty >> s & 1)) r->acounts[old.owner].dram_wr++;
+    }
+    for (int s = 0; s < 4; s++)
+        if (need[s] && w->valid[s] != 0xffffffffu) { r->acounts[a].dram_rd++; w->valid[s] = 0xffffffffu; }
+    if (write)
+        for (int s = 0; s < 4; s++)
+            if (bytes[s]) { w->valid[s] |= bytes[s]; w->dirty |= 1u << s; w->owner = a; }
+}
+
+static void copy_side(struct gm_ref *r, uint64_t addr, uint64_t n, int write)
+{
+    uint32_t bytes[4] = {0, 0, 0, 0};
+    for (uint64_t q = addr; q < addr + n; q++) bytes[q / 32 % 4] |= 1u << (q % 32);
+    copy_line(r, addr / 128, bytes, write, alloc_of(r, addr));
+}
+
+void gm_ref_copy(struct gm_ref *r, const struct gm_trace_copy *c)
+{
+    int rd = c->kind == GM_COPY_D2H || c->kind == GM_COPY_D2D;
+    int wr = c->kind == GM_COPY_H2D || c->kind == GM_COPY_D2D || c->kind == GM_COPY_SET;
+    if (!c->bytes || (rd && c->src + c->bytes < c->src) || (wr && c->dst + c->bytes < c->dst)) return;
+    for (uint64_t done = 0; done < c->bytes;) {   /* up to the next line end of either side */
+        uint64_t step = c->bytes - done;
+        if (rd && 128 - (c->src + done) % 128 < step) step = 128 - (c->src + done) % 128;
+        if (wr && 128 - (c->dst + done) % 128 < step) step = 128 - (c->dst + done) % 128;
+        if (rd) copy_side(r, c->src + done, step, 0);
+        if (wr) copy_side(r, c->dst + done, step, 1);
+        done += step;
+    }
+}
+
 void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) one(r, &recs[i]);

@@ -89,7 +89,7 @@ static int read_section(struct gm_trace_reader *r)
     if (all_zero(h, sizeof h)) return torn(r, "truncated: zero bytes where a section should start");
     if (le32(h + 12) != gm_sec_check(h)) return fail(r, "corrupt section header");
     uint32_t type = le32(h), rawlen = le32(h + 4), complen = le32(h + 8);
-    if (type < GM_SEC_GPU || type > GM_SEC_END) return fail(r, "unknown section type %u", type);
+    if (type < GM_SEC_GPU || type > GM_SEC_COPY) return fail(r, "unknown section type %u", type);
     if (rawlen > GM_SEC_MAX_RAW || complen > ZSTD_compressBound(rawlen))
         return fail(r, "section length out of range");
     if (r->size && complen > r->size - r->pos)   /* trust no length beyond the input's */
@@ -289,6 +289,18 @@ static int parse_end(struct gm_trace_reader *r, struct gm_cur *c)
     return 0;
 }
 
+static int parse_copy(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    struct gm_trace_copy *k = &ev->copy;
+    k->kind = (uint8_t)gm_get_le(c, 1);
+    k->dst = gm_get_le(c, 8);
+    k->src = gm_get_le(c, 8);
+    k->bytes = gm_get_varint(c);
+    if (c->bad || r->in_launch || k->kind < GM_COPY_H2D || k->kind > GM_COPY_SET)
+        return fail(r, "malformed copy section");
+    return 0;
+}
+
 static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struct gm_trace_event *ev)
 {
     switch (type) {
@@ -303,6 +315,7 @@ static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struc
     case GM_SEC_RECORDS: ev->kind = GM_TEV_RECORDS; return parse_records(r, c, ev);
     case GM_SEC_LAUNCH_END: ev->kind = GM_TEV_LAUNCH_END; return parse_launch_end(r, c, ev);
     case GM_SEC_END: ev->kind = GM_TEV_END; return parse_end(r, c);
+    case GM_SEC_COPY: ev->kind = GM_TEV_COPY; return parse_copy(r, c, ev);
     default: return fail(r, "GPU section repeated");
     }
 }

@@ -93,6 +93,13 @@ int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites);
  * address (id 0 = none). Returns the id (>= 1) or -1. */
 int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size);
 void gm_sim_release(struct gm_sim *s, uint64_t base);
+/* A copy or memset between launches: its source lines are read through L2
+ * (filled from DRAM on a miss), its destination lines written into L2
+ * (allocated, dirty, owned by the allocation there), as a kernel's
+ * accesses would, in 128 B chunks. Not a launch's traffic: the DRAM
+ * sectors it reads and the write-backs it causes count to the allocations
+ * and to the end write-back line. */
+void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c);
 
 /* One launch: L1s start empty, L2 keeps its state across launches (with
  * l2_launch=cold its dirty sectors are written back, counted as DRAM
@@ -132,6 +139,7 @@ void gm_ref_free(struct gm_ref *r);
 int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size);
 void gm_ref_release(struct gm_ref *r, uint64_t base);
 void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
+void gm_ref_copy(struct gm_ref *r, const struct gm_trace_copy *c);
 void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n);
 void gm_ref_end(struct gm_ref *r, struct gm_counts *launch);
 const struct gm_counts *gm_ref_alloc_counts(const struct gm_ref *r, uint32_t id);
