@@ -22,7 +22,7 @@ static void usage(FILE *f)
         "  --KEY=VALUE               any parameter, e.g. --l1-ways=8 --l2-bytes=40M --l1-repl=lru\n"
         "                            keys: sm-count l1-shared-bytes carveout l1-bytes l1-ways l1-repl\n"
         "                            l1-write l1-fetch l2-bytes l2-ways l2-partitions l2-repl l2-hash\n"
-        "                            l2-fill\n"
+        "                            l2-fill l2-launch (warm|cold)\n"
         "                            threads window (docs/sim.md)\n"
         "  --threads N               worker threads (same results for any N)\n"
         "  --synth SPEC              simulate a synthetic trace instead of FILE (gpumem/synth.h)\n"

@@ -11,7 +11,9 @@
 #include "gpumem/sim.h"
 #include "gpumem/synth.h"
 
-struct gm_run_launch { struct gm_trace_launch l; struct gm_counts c; };
+/* incomplete: the trace ended (torn) inside this launch; c counts its
+ * records up to the last whole block. */
+struct gm_run_launch { struct gm_trace_launch l; struct gm_counts c; int ended, incomplete; };
 
 struct gm_run {
     struct gm_sim_config cfg;
@@ -22,14 +24,16 @@ struct gm_run {
     char (*labels)[GM_TRACE_NAME_MAX];  /* by allocation id */
     struct gm_counts *ref_launch;
     uint32_t nlabels, nmods;
+    size_t cap_labels, cap_launches;
     uint32_t *mod_nsites;
     struct gm_trace_site **mod_sites;
     char (*mod_names)[GM_TRACE_NAME_MAX];
     struct gm_run_launch *launches;
     size_t nlaunches;
     struct gm_counts final_wb;          /* dirty L2 written back at the end */
-    uint64_t records, dropped;
+    uint64_t records, dropped, copies;
     uint32_t overlaps;                  /* allocations ignored (overlapping) */
+    int torn;                           /* the trace file ends early */
     double seconds;
     char err[512];
 };

@@ -64,8 +64,8 @@ void gm_print_text(FILE *f, const struct gm_run *r)
             (unsigned long long)r->records, (unsigned long long)r->dropped);
     for (size_t i = 0; i < r->nlaunches; i++) {
         const struct gm_run_launch *L = &r->launches[i];
-        fprintf(f, "launch %llu %s L1=%uB:", (unsigned long long)L->l.seq, L->l.name,
-                gm_sim_l1_bytes(&r->cfg, L->l.carveout));
+        fprintf(f, "launch %llu %s%s L1=%uB:", (unsigned long long)L->l.seq, L->l.name,
+                L->incomplete ? " (incomplete: the trace ends in it)" : "", gm_sim_l1_bytes(&r->cfg, L->l.carveout));
         text_counts(f, &L->c);
         text_rates(f, &L->c, &tot);
     }
@@ -114,10 +114,12 @@ void gm_print_json(FILE *f, const struct gm_run *r)
     json_str(f, r->preset);
     fprintf(f, ",\"gpu\":");
     json_str(f, r->gpu.name);
-    fprintf(f, ",\"records\":%llu,\"dropped\":%llu,\"launches\":[",
-            (unsigned long long)r->records, (unsigned long long)r->dropped);
+    fprintf(f, ",\"records\":%llu,\"dropped\":%llu,\"complete\":%s,\"launches\":[",
+            (unsigned long long)r->records, (unsigned long long)r->dropped, r->torn ? "false" : "true");
     for (size_t i = 0; i < r->nlaunches; i++) {
-        fprintf(f, "%s{\"seq\":%llu,\"name\":", i ? "," : "", (unsigned long long)r->launches[i].l.seq);
+        fprintf(f, "%s{\"seq\":%llu,", i ? "," : "", (unsigned long long)r->launches[i].l.seq);
+        if (r->launches[i].incomplete) fprintf(f, "\"incomplete\":true,");
+        fprintf(f, "\"name\":");
         json_str(f, r->launches[i].l.name);
         fprintf(f, ",\"counts\":");
         json_counts(f, &r->launches[i].c);

@@ -48,11 +48,25 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
         return 0;
     }
     if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);   /* same ids: both accept the same set */
-    r->labels = realloc(r->labels, ((size_t)id + 1) * sizeof *r->labels);
-    if (!r->labels) return fail(r, "out of memory");
+    if ((size_t)id + 1 > r->cap_labels) {   /* grow geometrically: one label per allocation */
+        size_t cap = r->cap_labels ? 2 * r->cap_labels : 64;
+        void *p = realloc(r->labels, cap * sizeof *r->labels);
+        if (!p) return fail(r, "out of memory");
+        r->labels = p;
+        r->cap_labels = cap;
+    }
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
     snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
     r->nlabels = (uint32_t)id + 1;
+    return 0;
+}
+
+static int on_copy(void *c, const struct gm_trace_copy *k)
+{
+    struct gm_run *r = c;
+    gm_sim_copy(r->sim, k);
+    if (r->ref) gm_ref_copy(r->ref, k);
+    r->copies++;
     return 0;
 }
 
@@ -65,14 +79,18 @@ static int on_launch(void *c, const struct gm_trace_launch *l)
         return -1;
     }
     if (r->ref) gm_ref_begin(r->ref, l->carveout);
-    struct gm_run_launch *n = realloc(r->launches, (r->nlaunches + 1) * sizeof *n);
-    struct gm_counts *rc = realloc(r->ref_launch, (r->nlaunches + 1) * sizeof *rc);
-    if (!n || !rc) return fail(r, "out of memory");
-    r->launches = n;
-    r->ref_launch = rc;
-    memset(&n[r->nlaunches], 0, sizeof *n);
-    memset(&rc[r->nlaunches], 0, sizeof *rc);
-    n[r->nlaunches++].l = *l;
+    if (r->nlaunches == r->cap_launches) {   /* grow geometrically */
+        size_t cap = r->cap_launches ? 2 * r->cap_launches : 16;
+        struct gm_run_launch *n = realloc(r->launches, cap * sizeof *n);
+        if (n) r->launches = n;
+        struct gm_counts *rc = n ? realloc(r->ref_launch, cap * sizeof *rc) : NULL;
+        if (rc) r->ref_launch = rc;
+        if (!n || !rc) return fail(r, "out of memory");
+        r->cap_launches = cap;
+    }
+    memset(&r->launches[r->nlaunches], 0, sizeof *r->launches);
+    memset(&r->ref_launch[r->nlaunches], 0, sizeof *r->ref_launch);
+    r->launches[r->nlaunches++].l = *l;
     return 0;
 }
 
@@ -95,6 +113,7 @@ static int on_end(void *c, uint64_t dropped)
         return -1;
     }
     if (r->ref) gm_ref_end(r->ref, &r->ref_launch[r->nlaunches - 1]);
+    L->ended = 1;
     L->l.dropped = dropped;
     r->dropped += dropped;
     return 0;
@@ -102,7 +121,7 @@ static int on_end(void *c, uint64_t dropped)
 
 struct gm_sink gm_run_sink(struct gm_run *r)
 {
-    return (struct gm_sink){r, on_module, on_alloc, on_launch, on_records, on_end};
+    return (struct gm_sink){r, on_module, on_alloc, on_launch, on_records, on_end, on_copy};
 }
 
 static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
@@ -117,8 +136,36 @@ static int dispatch(struct gm_run *r, const struct gm_trace_event *ev)
     case GM_TEV_LAUNCH: return on_launch(r, &ev->launch);
     case GM_TEV_RECORDS: return on_records(r, ev->recs, ev->nrecs);
     case GM_TEV_LAUNCH_END: return on_end(r, ev->launch.dropped);
+    case GM_TEV_COPY: return on_copy(r, &ev->copy);
     default: return 0;
     }
+}
+
+/* The trace ended early (torn tail): say so in one line and keep what was
+ * read whole; the launch it ended in (if any) is closed with the records
+ * of its whole blocks and marked incomplete. -1 when nothing is usable. */
+static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *path)
+{
+    uint64_t launches, records;
+    gm_trace_reader_progress(rd, &launches, &records);
+    if (!launches && !records) return -1;   /* nothing to simulate */
+    struct gm_run_launch *L = &r->launches[r->nlaunches - 1];
+    if (!L->ended) {
+        if (on_end(r, 0)) return -1;
+        L->incomplete = 1;
+    }
+    char why[512];   /* the reader's message without "trace PATH: " and its parentheses */
+    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");
+    snprintf(why, sizeof why, "%s", own ? own + 2 : msg);
+    char *at = strstr(why, " (at byte ");
+    if (at && why[strlen(why) - 1] == ')') {
+        why[strlen(why) - 1] = 0;
+        memmove(at + 1, at + 2, strlen(at + 2) + 1);
+    }
+    fprintf(stderr, "gpumem-sim: trace %s ends early after %llu complete launches; %llu records read (%s)\n",
+            path, (unsigned long long)launches, (unsigned long long)records, why);
+    r->torn = 1;
+    return 0;
 }
 
 int gm_run_trace(struct gm_run *r, const char *path)
@@ -130,7 +177,8 @@ int gm_run_trace(struct gm_run *r, const char *path)
     int rc;
     while ((rc = gm_trace_reader_next(rd, &ev)) > 0)
         if (dispatch(r, &ev)) break;
-    if (rc < 0) snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
+    if (rc < 0 && !(gm_trace_reader_torn(rd) && torn_tail(r, rd, path) == 0))
+        snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
     gm_trace_reader_close(rd);
     return r->err[0] ? -1 : 0;
 }

@@ -92,6 +92,14 @@ int gm_trace_sink_free(struct gm_trace_sink *s, uint64_t base, uint64_t seq)
     return 0;
 }
 
+int gm_trace_sink_copy(struct gm_trace_sink *s, const struct gm_trace_copy *c)
+{
+    if (s->w && gm_trace_writer_copy(s->w, c))
+        return sink_fail(s, "writing a copy", gm_trace_writer_error(s->w));
+    if (s->sim) gm_sim_copy(s->sim, c);
+    return 0;
+}
+
 int gm_trace_sink_launch(struct gm_trace_sink *s, const struct gm_trace_launch *l)
 {
     s->cur = *l;

@@ -38,6 +38,9 @@ int gm_trace_sink_module(struct gm_trace_sink *s, uint64_t modid, const char *na
                          uint32_t nsites, const struct gm_trace_site *sites);
 int gm_trace_sink_alloc(struct gm_trace_sink *s, const struct gm_trace_alloc *a);
 int gm_trace_sink_free(struct gm_trace_sink *s, uint64_t base, uint64_t seq);
+/* A copy or memset the program made between traced launches (COPY
+ * section; the online simulator passes it through L2). */
+int gm_trace_sink_copy(struct gm_trace_sink *s, const struct gm_trace_copy *c);
 int gm_trace_sink_launch(struct gm_trace_sink *s, const struct gm_trace_launch *l);
 /* gm_trace_consume_fn: ctx is the sink. */
 int gm_trace_sink_record(void *ctx, const struct gm_trace_rec *rec, const struct gm_trace_ext *ext);

@@ -50,19 +50,26 @@ static inline void gm_bar_destroy(struct gm_bar *b)
     pthread_mutex_destroy(&b->m);
 }
 
+/* Arrives without waiting: 1 if this was the last of n (the barrier is
+ * open: the count is reset and the next generation begun), else 0. g is
+ * the generation read before arriving. */
+static inline int gm_bar_arrive(struct gm_bar *b, uint32_t g)
+{
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 != b->n) return 0;
+    atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+    pthread_mutex_lock(&b->m);
+    atomic_store_explicit(&b->gen, g + 1, memory_order_release);
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->m);
+    return 1;
+}
+
 /* The last of n threads to arrive resets the count and opens the next
  * generation; the others wait for the generation to change. */
 static inline void gm_bar_wait(struct gm_bar *b)
 {
     uint32_t g = atomic_load_explicit(&b->gen, memory_order_acquire);
-    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 == b->n) {
-        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
-        pthread_mutex_lock(&b->m);
-        atomic_store_explicit(&b->gen, g + 1, memory_order_release);
-        pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->m);
-        return;
-    }
+    if (gm_bar_arrive(b, g)) return;
     for (int i = 0; i < GM_BAR_SPIN; i++) {
         if (atomic_load_explicit(&b->gen, memory_order_acquire) != g) return;
         if ((i & 63) == 63) sched_yield();   /* oversubscribed: let the awaited thread run */

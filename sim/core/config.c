@@ -66,6 +66,7 @@ static const struct word wpol_words[] = {{"allocate", GM_WPOL_ALLOCATE},
     {"no-allocate", GM_WPOL_NOALLOCATE}, {"invalidate", GM_WPOL_INVALIDATE}, {0, 0}};
 static const struct word fetch_words[] = {{"sector", GM_FETCH_SECTOR}, {"line", GM_FETCH_LINE}, {0, 0}};
 static const struct word hash_words[] = {{"mod", GM_HASH_MOD}, {"xor", GM_HASH_XOR}, {0, 0}};
+static const struct word l2start_words[] = {{"warm", GM_L2_WARM}, {"cold", GM_L2_COLD}, {0, 0}};
 
 static const char *set_enum(void *field, const struct word *w, const char *v)
 {
@@ -108,6 +109,7 @@ const char *gm_sim_config_set(struct gm_sim_config *c, const char *key, const ch
     if (!strcmp(k, "l2_repl")) return set_enum(&c->l2_repl, repl_words, v);
     if (!strcmp(k, "l2_hash")) return set_enum(&c->l2_hash, hash_words, v);
     if (!strcmp(k, "l2_fill")) return set_u32(&c->l2_fill, v);
+    if (!strcmp(k, "l2_launch")) return set_enum(&c->l2_launch, l2start_words, v);
     if (!strcmp(k, "threads")) return set_u32(&c->threads, v);
     if (!strcmp(k, "window")) return set_u32(&c->window, v);
     return "unknown parameter";

@@ -24,34 +24,17 @@
 #include "gpumem/abi.h"
 #include "model.h"
 
-uint32_t gm_alloc_lookup(const struct gm_sim *s, uint64_t addr)
-{
-    uint32_t lo = 0, hi = s->nlive;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (s->live[mid].base <= addr) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo && addr < s->live[lo - 1].end) return s->live[lo - 1].id;
-    return 0;
-}
-
 /* Allocation of addr, remembering the last one found (exact: ranges of
  * live allocations do not change during a feed). */
 static uint32_t alloc_of(const struct gm_sim *s, struct gm_worker *w, uint64_t addr)
 {
     if (addr - w->hit_base < w->hit_end - w->hit_base) return w->hit_id;
-    uint32_t lo = 0, hi = s->nlive;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (s->live[mid].base <= addr) lo = mid + 1;
-        else hi = mid;
-    }
-    if (!lo || addr >= s->live[lo - 1].end) return 0;
-    const struct gm_live *l = &s->live[lo - 1];
-    w->hit_base = l->base;
-    w->hit_end = l->end;
-    return w->hit_id = l->id;
+    uint64_t base, end;
+    uint32_t id = gm_live_find(&s->live, addr, &base, &end);
+    if (!id) return 0;
+    w->hit_base = base;
+    w->hit_end = end;
+    return w->hit_id = id;
 }
 
 static uint32_t site_index(const struct gm_sim *s, const struct gm_access *a)
@@ -64,8 +47,8 @@ static void evict(struct gm_worker *w, const struct gm_line *v)
 {
     if (!v->dirty) return;
     uint32_t n = (uint32_t)__builtin_popcount(v->dirty);
-    w->allocs[v->owner_alloc].dram_wr += n;
-    w->sites[v->owner_site].dram_wr += n;
+    gm_ct(&w->allocs, v->owner_alloc)->dram_wr += n;
+    gm_ct(&w->sites, v->owner_site)->dram_wr += n;
 }
 
 /* Sectors of e whose every byte is valid, as a 4-bit mask. */
@@ -121,6 +104,20 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     return r;
 }
 
+/* A copy's or memset's access to the sectors in mask of one L2 line (no
+ * launch's traffic): the line's state changes as for a kernel's access;
+ * the DRAM sectors it reads go to the allocation (evictions already do). */
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc)
+{
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, &s->l2, line, gm_dig(line + 1), gm_cache_set(&s->l2, line), alloc, 0, 0,
+                                  mask, op, bytes, h);
+    if (!r.f) return;
+    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
+    gm_ct(&w->sites, 0)->dram_rd += r.f;
+}
+
 static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
 {
     C->l2_far += r.far;
@@ -134,8 +131,8 @@ void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q
 {
     struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->dig, q->set, q->alloc, q->site, q->smid, q->mask,
                                   q->op, q->bytes, h);
-    count_l2(&w->allocs[q->alloc], q->op, r);
-    count_l2(&w->sites[q->site], q->op, r);
+    count_l2(gm_ct(&w->allocs, q->alloc), q->op, r);
+    count_l2(gm_ct(&w->sites, q->site), q->op, r);
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -309,8 +306,9 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */
             uint32_t id = local ? 0 : alloc_of(s, w, (w->coal.e[0].line << 7) + w->coal.e[0].first);
-            w->allocs[id].requests++;
-            w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+            struct gm_counts *A = gm_ct(&w->allocs, id);
+            A->requests++;
+            A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
         }
         add_lines(s, w, site, rec, sm, op, local);
         /* a wide access (up to 4096 pieces of up to GM_COAL_MAX lines)
@@ -323,7 +321,7 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
 void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
     uint32_t site = site_index(s, a), sm = a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
-    struct gm_counts *S = &w->sites[site];
+    struct gm_counts *S = gm_ct(&w->sites, site);
     if (!a->active) return;
     if (a->space == GM_SPACE_SHARED) { S->shared_req++; return; }
     if (a->space != GM_SPACE_GLOBAL && a->space != GM_SPACE_GENERIC && a->space != GM_SPACE_LOCAL) {
@@ -338,8 +336,9 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
     if (!local && contiguous(a, width)) {   /* same entries as below, without the coalescer */
         uint32_t id = alloc_of(s, w, a->addr[0]);
-        w->allocs[id].requests++;
-        w->allocs[id].ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+        struct gm_counts *A = gm_ct(&w->allocs, id);
+        A->requests++;
+        A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
         add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
         return;
     }
@@ -374,8 +373,8 @@ static void fold(struct gm_worker *w)
     for (uint32_t i = 0; i < w->nbuf; i++) {
         const struct gm_lacc *x = &w->buf[i];
         if (x->alloc != ca || x->site != cs) {
-            add_acc(&w->allocs[ca], acc);
-            add_acc(&w->sites[cs], acc);
+            add_acc(gm_ct(&w->allocs, ca), acc);
+            add_acc(gm_ct(&w->sites, cs), acc);
             memset(acc, 0, sizeof acc);
             ca = x->alloc;
             cs = x->site;
@@ -389,8 +388,8 @@ static void fold(struct gm_worker *w)
         a[5] += x->far;
     }
     if (w->nbuf) {
-        add_acc(&w->allocs[ca], acc);
-        add_acc(&w->sites[cs], acc);
+        add_acc(gm_ct(&w->allocs, ca), acc);
+        add_acc(gm_ct(&w->sites, cs), acc);
     }
     w->nbuf = 0;
 }

@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include "barrier.h"
 #include "coalesce.h"
+#include "ctab.h"
+#include "live.h"
 
 enum { GM_OP_READ = 0, GM_OP_WRITE = 1, GM_OP_ATOM = 2 };
 
@@ -56,8 +58,7 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 #define GM_AHEAD2 12
 
 struct gm_worker {
-    struct gm_counts *allocs, *sites;   /* thread-local counters */
-    uint32_t nallocs, nsites;
+    struct gm_ctab allocs, sites;       /* thread-local counters (pages on first use) */
     struct gm_coal coal;
     struct gm_lacc buf[GM_LBUF + GM_REC_LINES];
     uint32_t nbuf;
@@ -72,8 +73,6 @@ struct gm_worker {
     char pad[64];   /* workers lie side by side: keep this one's fields off the next one's cache lines */
 };
 
-struct gm_live { uint64_t base, end; uint32_t id; };
-
 struct gm_sim {
     struct gm_sim_config cfg;
     struct gm_cache l2;
@@ -82,17 +81,17 @@ struct gm_sim {
     uint64_t l1_bytes;                  /* of the current launch */
     char *l1_arena;                     /* all SMs' L1 state, huge pages */
     size_t l1_stride, l1_arena_bytes;
-    struct gm_live *live;               /* sorted by base */
-    uint32_t nlive, cap_live, nallocs;
+    struct gm_liveset live;             /* live allocations (live.h) */
+    uint32_t nallocs;                   /* ids given so far (id 0: none) */
     uint32_t *mod_base, *mod_n, nmods;  /* site index = mod_base[m] + site; 0 = unknown */
     uint32_t nsites;
-    uint32_t have_allocs, have_sites;
     uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
     uint8_t *near;                      /* sm_count: the partition near each SM (sm % partitions) */
     struct gm_worker *w;                /* cfg.threads workers */
-    struct gm_counts *allocs, *sites;   /* merged */
+    struct gm_ctab allocs, sites;       /* merged */
     /* parallel driver */
     pthread_t *tid;
+    uint32_t started;                   /* worker threads created (tid[1..started]) */
     struct gm_bar bar;                  /* spin-then-sleep barrier (barrier.h) */
     const struct gm_access *job;
     size_t njob;
@@ -102,6 +101,7 @@ struct gm_sim {
     size_t idx_cap;
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */
+    struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
 
@@ -119,9 +119,10 @@ void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
 /* An L2 request with what the prefetch GM_AHEAD requests earlier found. */
 struct gm_l2hint { int way; uint32_t vic; int absent; };
 void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h);
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
-uint32_t gm_alloc_lookup(const struct gm_sim *s, uint64_t addr);
 
 #endif

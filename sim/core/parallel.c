@@ -144,22 +144,29 @@ int gm_parallel_start(struct gm_sim *s)
     s->sm_owner = malloc(s->cfg.sm_count);
     if (!s->sm_owner) return -1;
     for (uint32_t sm = 0; sm < s->cfg.sm_count; sm++) s->sm_owner[sm] = (uint8_t)(sm % T);
-    s->tid = calloc(T, sizeof *s->tid);
-    if (!s->idx || !s->own || !s->tid || gm_bar_init(&s->bar, T)) return -1;
+    pthread_t *tid = calloc(T, sizeof *tid);
+    if (!s->idx || !s->own || !tid) { free(tid); return -1; }
+    if (gm_bar_init(&s->bar, T)) { free(tid); return -1; }
+    s->tid = tid;   /* from here on gm_parallel_stop ends what was started */
     for (uint32_t t = 1; t < T; t++) {
         struct arg *a = malloc(sizeof *a);
         if (!a) return -1;
         *a = (struct arg){s, t};
         if (pthread_create(&s->tid[t], NULL, worker, a)) { free(a); return -1; }
+        s->started++;
     }
     return 0;
 }
 
+/* Stops the workers, also after a start that could create only some of
+ * them: the missing ones arrive at the barrier by proxy. */
 void gm_parallel_stop(struct gm_sim *s)
 {
     s->stop = 1;
+    uint32_t g = atomic_load_explicit(&s->bar.gen, memory_order_acquire);
+    for (uint32_t t = 1 + s->started; t < s->cfg.threads; t++) gm_bar_arrive(&s->bar, g);
     gm_bar_wait(&s->bar);
-    for (uint32_t t = 1; t < s->cfg.threads; t++) pthread_join(s->tid[t], NULL);
+    for (uint32_t t = 1; t <= s->started; t++) pthread_join(s->tid[t], NULL);
     gm_bar_destroy(&s->bar);
     free(s->tid);
     s->tid = NULL;

@@ -10,26 +10,14 @@
 #include <time.h>
 #include "model.h"
 
-static int grow_counts(struct gm_counts **p, uint32_t have, uint32_t want)
-{
-    struct gm_counts *n = realloc(*p, (size_t)want * sizeof *n);
-    if (!n) return -1;
-    memset(n + have, 0, (size_t)(want - have) * sizeof *n);
-    *p = n;
-    return 0;
-}
+static void write_back(struct gm_sim *s, struct gm_counts *sum);
 
-/* Makes every counter array hold nallocs+1 allocations and nsites sites. */
-static int size_counters(struct gm_sim *s, uint32_t na, uint32_t ns)
+/* Sets the sticky error when a counter page could not be allocated. */
+static void check_tables(struct gm_sim *s)
 {
-    for (uint32_t t = 0; t <= s->cfg.threads; t++) {
-        struct gm_counts **a = t < s->cfg.threads ? &s->w[t].allocs : &s->allocs;
-        struct gm_counts **c = t < s->cfg.threads ? &s->w[t].sites : &s->sites;
-        if (grow_counts(a, s->have_allocs, na + 1) || grow_counts(c, s->have_sites, ns)) return -1;
-    }
-    s->have_allocs = na + 1;
-    s->have_sites = ns;
-    return 0;
+    int oom = s->allocs.oom || s->sites.oom;
+    for (uint32_t t = 0; t < s->cfg.threads; t++) oom |= s->w[t].allocs.oom || s->w[t].sites.oom;
+    if (oom && !s->err) s->err = "out of memory for the counters: counts would be wrong";
 }
 
 struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
@@ -42,7 +30,7 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
     s->w = calloc(c->threads, sizeof *s->w);
     s->near = malloc(c->sm_count);
-    if (!s->l1 || !s->l1_gen || !s->w || !s->near || size_counters(s, 0, 1) ||
+    if (!s->l1 || !s->l1_gen || !s->w || !s->near ||
         gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
         (c->threads > 1 && gm_parallel_start(s))) {
         gm_sim_free(s);
@@ -63,8 +51,8 @@ void gm_sim_free(struct gm_sim *s)
     gm_big_free(s->l1_arena);
     gm_cache_destroy(&s->l2);
     for (uint32_t t = 0; s->w && t < s->cfg.threads; t++) {
-        free(s->w[t].allocs);
-        free(s->w[t].sites);
+        gm_ct_destroy(&s->w[t].allocs);
+        gm_ct_destroy(&s->w[t].sites);
         free(s->w[t].cnt);
         free(s->w[t].merged);
         for (uint32_t g = 0; s->w[t].out && g < s->cfg.threads; g++) free(s->w[t].out[g].v);
@@ -74,11 +62,11 @@ void gm_sim_free(struct gm_sim *s)
     free(s->l1);
     free(s->l1_gen);
     free(s->near);
-    free(s->live);
+    gm_live_destroy(&s->live);
     free(s->mod_base);
     free(s->mod_n);
-    free(s->allocs);
-    free(s->sites);
+    gm_ct_destroy(&s->allocs);
+    gm_ct_destroy(&s->sites);
     free(s->idx);
     free(s->own);
     free(s->sm_owner);
@@ -99,7 +87,6 @@ int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites)
     }
     if (s->mod_n[module]) return -1;   /* already known */
     if (nsites >= (1u << 28) - s->nsites) return -1;   /* site indexes fit 28 bits (struct gm_line) */
-    if (size_counters(s, s->nallocs, s->nsites + nsites)) return -1;
     s->mod_base[module] = s->nsites;
     s->mod_n[module] = nsites;
     s->nsites += nsites;
@@ -113,35 +100,15 @@ static void forget_hits(struct gm_sim *s)
 
 int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size)
 {
-    if (!size || base + size < base) return -1;
-    uint32_t i = 0;
-    while (i < s->nlive && s->live[i].base < base) i++;
-    if ((i < s->nlive && s->live[i].base < base + size) || (i && s->live[i - 1].end > base))
-        return -1;   /* overlaps a live allocation */
-    if (s->nlive == s->cap_live) {
-        uint32_t cap = s->cap_live ? 2 * s->cap_live : 64;
-        struct gm_live *l = realloc(s->live, cap * sizeof *l);
-        if (!l) return -1;
-        s->live = l;
-        s->cap_live = cap;
-    }
-    if (size_counters(s, s->nallocs + 1, s->nsites)) return -1;
-    memmove(&s->live[i + 1], &s->live[i], (s->nlive - i) * sizeof *s->live);
-    s->live[i] = (struct gm_live){base, base + size, ++s->nallocs};
-    s->nlive++;
+    if (!size || base + size < base || s->nallocs >= INT32_MAX) return -1;
+    if (gm_live_insert(&s->live, base, base + size, s->nallocs + 1)) return -1;   /* overlap or no memory */
     forget_hits(s);
-    return (int)s->nallocs;
+    return (int)++s->nallocs;
 }
 
 void gm_sim_release(struct gm_sim *s, uint64_t base)
 {
-    for (uint32_t i = 0; i < s->nlive; i++) {
-        if (s->live[i].base != base) continue;
-        memmove(&s->live[i], &s->live[i + 1], (s->nlive - i - 1) * sizeof *s->live);
-        s->nlive--;
-        forget_hits(s);
-        return;
-    }
+    if (gm_live_remove(&s->live, base) == 0) forget_hits(s);
 }
 
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
@@ -158,6 +125,10 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     }
     s->l1_bytes = l1;
     s->gen++;
+    if (s->cfg.l2_launch == GM_L2_COLD) {   /* written back (no launch's traffic), then empty */
+        write_back(s, &s->between);
+        gm_cache_reset(&s->l2);
+    }
     return NULL;
 }
 
@@ -183,6 +154,59 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
         s->t_coal += t1 - t0;
         s->t_model += mono() - t1;
     }
+    check_tables(s);
+}
+
+/* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
+ * byte masks. */
+static uint32_t line_bytes(uint64_t a, uint64_t n, uint32_t *bytes)
+{
+    uint32_t o0 = (uint32_t)(a & 127), o1 = n < 128u - o0 ? o0 + (uint32_t)n : 128u, smask = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t lo = o0 > 32 * k ? o0 - 32 * k : 0, hi = o1 > 32 * k ? o1 - 32 * k : 0;
+        lo = lo > 32 ? 32 : lo;
+        hi = hi > 32 ? 32 : hi;
+        bytes[k] = (uint32_t)((1ull << hi) - 1) & ~(uint32_t)((1ull << lo) - 1);
+        smask |= (uint32_t)(bytes[k] != 0) << k;
+    }
+    return smask;
+}
+
+static uint32_t live_id(const struct gm_sim *s, uint64_t addr)
+{
+    uint64_t b, e;
+    return gm_live_find(&s->live, addr, &b, &e);
+}
+
+void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c)
+{
+    if (s->err || !c->bytes) return;
+    struct gm_worker *w = &s->w[0];
+    int rd = c->kind == GM_COPY_D2H || c->kind == GM_COPY_D2D;
+    int wr = c->kind == GM_COPY_H2D || c->kind == GM_COPY_D2D || c->kind == GM_COPY_SET;
+    uint64_t rs = c->src, ws = c->dst, n = c->bytes;
+    if ((rd && rs + n < rs) || (wr && ws + n < ws)) return;   /* wraps: not a device range */
+    for (uint64_t done = 0; done < n;) {   /* chunk by chunk: read a source line, write a destination line */
+        uint64_t a = rd ? rs + done : ws + done, step = 128 - (a & 127);
+        if (wr && rd) {
+            uint64_t sw = 128 - ((ws + done) & 127);
+            step = sw < step ? sw : step;
+        }
+        step = step < n - done ? step : n - done;
+        uint32_t bytes[4], mask;
+        if (rd) {
+            mask = line_bytes(rs + done, step, bytes);
+            gm_model_copy_line(s, w, (rs + done) >> 7, mask, bytes, GM_OP_READ, live_id(s, rs + done));
+        }
+        if (wr) {
+            mask = line_bytes(ws + done, step, bytes);
+            gm_model_copy_line(s, w, (ws + done) >> 7, mask, bytes, GM_OP_WRITE, live_id(s, ws + done));
+        }
+        done += step;
+    }
+    if (gm_ct_drain(&w->sites, &s->sites, &s->between) || gm_ct_drain(&w->allocs, &s->allocs, NULL))
+        s->allocs.oom = 1;
+    check_tables(s);
 }
 
 void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s)
@@ -191,18 +215,14 @@ void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s)
     *model_s = s->t_model;
 }
 
-/* Moves per-thread counters into the merged arrays; returns their sum. */
+/* Moves per-thread counters into the merged tables; adds their sum to *sum.
+ * Only the pages the launch used are visited (and freed). */
 static void merge(struct gm_sim *s, struct gm_counts *sum)
 {
     for (uint32_t t = 0; t < s->cfg.threads; t++) {
         struct gm_worker *w = &s->w[t];
-        for (uint32_t i = 0; i < s->nsites; i++) {
-            if (sum) gm_counts_add(sum, &w->sites[i]);
-            gm_counts_add(&s->sites[i], &w->sites[i]);
-        }
-        for (uint32_t i = 0; i <= s->nallocs; i++) gm_counts_add(&s->allocs[i], &w->allocs[i]);
-        memset(w->sites, 0, s->nsites * sizeof *w->sites);
-        memset(w->allocs, 0, (s->nallocs + 1) * sizeof *w->allocs);
+        if (gm_ct_drain(&w->sites, &s->sites, sum) || gm_ct_drain(&w->allocs, &s->allocs, NULL))
+            s->allocs.oom = 1;
     }
 }
 
@@ -213,39 +233,50 @@ const char *gm_sim_error(const struct gm_sim *s) { return s->err; }
  * add nothing, so no caller can print wrong numbers. */
 int gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
 {
+    check_tables(s);
     if (s->err) return -1;
     struct gm_counts sum = {0};
     merge(s, &sum);
+    check_tables(s);
+    if (s->err) return -1;
     if (launch) gm_counts_add(launch, &sum);
     return 0;
 }
 
-void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
+/* Writes back every dirty L2 sector: DRAM writes of the allocation and
+ * site that dirtied it, summed into *sum. */
+static void write_back(struct gm_sim *s, struct gm_counts *sum)
 {
     struct gm_cache *c = &s->l2;
-    struct gm_counts sum = {0};
     for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
         struct gm_line *e = &c->data[i];
         if (!gm_digs(c, (uint32_t)(i / c->ways))[i % c->ways] || !e->dirty) continue;
         uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
-        s->allocs[e->owner_alloc].dram_wr += n;
-        s->sites[e->owner_site].dram_wr += n;
-        sum.dram_wr += n;
+        gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
+        gm_ct(&s->sites, e->owner_site)->dram_wr += n;
+        sum->dram_wr += n;
         e->dirty = 0;
     }
-    if (into) gm_counts_add(into, &sum);
+    check_tables(s);
+}
+
+void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into)
+{
+    write_back(s, &s->between);
+    if (into) gm_counts_add(into, &s->between);
+    memset(&s->between, 0, sizeof s->between);
 }
 
 const struct gm_counts *gm_sim_alloc_counts(const struct gm_sim *s, uint32_t id)
 {
-    return id <= s->nallocs ? &s->allocs[id] : NULL;
+    return id <= s->nallocs ? gm_ct_get(&s->allocs, id) : NULL;
 }
 
 uint32_t gm_sim_nallocs(const struct gm_sim *s) { return s->nallocs; }
 
 const struct gm_counts *gm_sim_site_counts(const struct gm_sim *s, uint32_t module, uint32_t site)
 {
-    if (module == UINT32_MAX) return &s->sites[0];
+    if (module == UINT32_MAX) return gm_ct_get(&s->sites, 0);
     if (module >= s->nmods || site >= s->mod_n[module]) return NULL;
-    return &s->sites[s->mod_base[module] + site];
+    return gm_ct_get(&s->sites, s->mod_base[module] + site);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the cache model: the input picks a small cache
- * configuration (ways, policies, fetch, fill, hash, partitions, 1-3
- * threads) and then a program of allocations, frees, launches and warp
+ * configuration (ways, policies, fetch, fill, hash, partitions, warm or
+ * cold L2 at each launch, 1-3 threads) and then a program of allocations,
+ * frees, copies and memsets (any kind, range and length up to 64 KiB),
+ * launches and warp
  * records whose every field comes from the input (any active mask, width
  * 0..65535, any space and kind byte, any SM, lane addresses from strides,
  * small deltas or raw 64-bit values). Each record also goes through the
@@ -50,6 +52,7 @@ static void config(struct in *in, struct gm_sim_config *c)
     c->l2_partitions = 1u << (b >> 16 & 1);
     c->l2_bytes = (uint64_t)c->l2_ways * 128u * 4u * (1u << (b >> 17 & 3));
     c->threads = 1 + (uint32_t)((b >> 19 & 3) % 3);
+    c->l2_launch = (enum gm_l2start)(b >> 21 & 1);
     c->window = 1024;
 }
 
@@ -137,6 +140,11 @@ static void run(struct in *in, struct gm_sim *s, struct gm_ref *r)
                 gm_ref_alloc(r, base, size);
                 bases[nb++ % 8] = base;
             }
+        } else if (op % 4 == 1 && !in_launch && op & 0x80) {   /* copy or memset */
+            struct gm_trace_copy c = {.kind = (uint8_t)(1 + (op >> 2 & 3)), .dst = REGION + take(in, 3),
+                                      .src = REGION + take(in, 3), .bytes = take(in, 2)};
+            gm_sim_copy(s, &c);
+            gm_ref_copy(r, &c);
         } else if (op % 4 == 1 && !in_launch) {      /* free (maybe of nothing) */
             uint64_t base = bases[(op >> 2) % 8];
             gm_sim_release(s, base);

@@ -150,6 +150,12 @@ void gm_ref_begin(struct gm_ref *r, uint32_t carveout)
 {
     for (uint32_t i = 0; i < r->cfg.sm_count; i++)
         cache_make(&r->l1[i], gm_sim_l1_bytes(&r->cfg, carveout), r->cfg.l1_ways, r->cfg.l1_repl, GM_HASH_MOD);
+    if (r->cfg.l2_launch != GM_L2_COLD) return;
+    for (size_t i = 0; i < (size_t)r->l2.sets * r->l2.ways; i++) {   /* write back, no launch's traffic */
+        const struct way *w = &r->l2.w[i];
+        if (w->valid_line) r->acounts[w->owner].dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+    }
+    cache_make(&r->l2, r->cfg.l2_bytes, r->cfg.l2_ways, r->cfg.l2_repl, r->cfg.l2_hash);
 }
 
 /* Adds one counter to both the allocation and the launch total. */
@@ -261,6 +267,50 @@ static void one(struct gm_ref *r, const struct gm_access *x)
         if (j == 0) { BUMP(r, a0, requests, 1); BUMP(r, a0, ideal_sectors, ((uint64_t)nact * width + 31) / 32); }
         for (uint32_t i = 0; i < n; i++)
             line_access(r, &r->l1[sm], &e[i], x->kind, local ? 0 : alloc_of(r, e[i].line * 128 + e[i].first), sm);
+    }
+}
+
+/* One line of a copy (no launch's traffic): read fills the missing
+ * sectors' groups from DRAM, write allocates and dirties; DRAM reads and
+ * write-backs count to the allocations only. */
+static void copy_line(struct gm_ref *r, uint64_t line, const uint32_t *bytes, int write, uint32_t a)
+{
+    int need[4] = {0, 0, 0, 0}, group = r->cfg.l2_fill > 32 ? (int)(r->cfg.l2_fill / 32) : 1;
+    struct way *w = find(r, &r->l2, line), old;
+    for (int s = 0; s < 4; s++)
+        if (!write && bytes[s] && !(w && w->valid[s] == 0xffffffffu))
+            for (int g = s - s % group; g < s - s % group + group; g++) need[g] = 1;
+    if (!w) {
+        w = insert(r, &r->l2, line, &old);
+        for (int s = 0; s < 4; s++)
+            if (old.valid_line && (old.dirty >> s & 1)) r->acounts[old.owner].dram_wr++;
+    }
+    for (int s = 0; s < 4; s++)
+        if (need[s] && w->valid[s] != 0xffffffffu) { r->acounts[a].dram_rd++; w->valid[s] = 0xffffffffu; }
+    if (write)
+        for (int s = 0; s < 4; s++)
+            if (bytes[s]) { w->valid[s] |= bytes[s]; w->dirty |= 1u << s; w->owner = a; }
+}
+
+static void copy_side(struct gm_ref *r, uint64_t addr, uint64_t n, int write)
+{
+    uint32_t bytes[4] = {0, 0, 0, 0};
+    for (uint64_t q = addr; q < addr + n; q++) bytes[q / 32 % 4] |= 1u << (q % 32);
+    copy_line(r, addr / 128, bytes, write, alloc_of(r, addr));
+}
+
+void gm_ref_copy(struct gm_ref *r, const struct gm_trace_copy *c)
+{
+    int rd = c->kind == GM_COPY_D2H || c->kind == GM_COPY_D2D;
+    int wr = c->kind == GM_COPY_H2D || c->kind == GM_COPY_D2D || c->kind == GM_COPY_SET;
+    if (!c->bytes || (rd && c->src + c->bytes < c->src) || (wr && c->dst + c->bytes < c->dst)) return;
+    for (uint64_t done = 0; done < c->bytes;) {   /* up to the next line end of either side */
+        uint64_t step = c->bytes - done;
+        if (rd && 128 - (c->src + done) % 128 < step) step = 128 - (c->src + done) % 128;
+        if (wr && 128 - (c->dst + done) % 128 < step) step = 128 - (c->dst + done) % 128;
+        if (rd) copy_side(r, c->src + done, step, 0);
+        if (wr) copy_side(r, c->dst + done, step, 1);
+        done += step;
     }
 }
 

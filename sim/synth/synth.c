@@ -16,7 +16,10 @@
 struct phase {
     char pattern[16], label[GM_TRACE_NAME_MAX];
     uint64_t N, s, width, iters, n, step, lanes, seed, base, sms, carveout, launches;
-    uint8_t kind, space;
+    uint64_t allocs, sites, site;   /* allocations the region is cut into; sites the module
+                                       claims (phase 0); site id of the records (0: phase index) */
+    uint8_t kind, space, dir;
+    uint64_t src;
     char list[1024];
 };
 
@@ -25,7 +28,8 @@ static int set_key(struct phase *p, const char *k, const char *v, char *err, siz
     struct { const char *k; uint64_t *f; } nums[] = {
         {"N", &p->N}, {"s", &p->s}, {"width", &p->width}, {"iters", &p->iters}, {"n", &p->n},
         {"step", &p->step}, {"lanes", &p->lanes}, {"seed", &p->seed}, {"base", &p->base},
-        {"sms", &p->sms}, {"carveout", &p->carveout}, {"launches", &p->launches}};
+        {"sms", &p->sms}, {"carveout", &p->carveout}, {"launches", &p->launches},
+        {"allocs", &p->allocs}, {"sites", &p->sites}, {"site", &p->site}, {"src", &p->src}};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         if (strcmp(k, nums[i].k)) continue;
         char *end;
@@ -44,6 +48,10 @@ static int set_key(struct phase *p, const char *k, const char *v, char *err, siz
         p->space = !strcmp(v, "global") ? GM_SPACE_GLOBAL : !strcmp(v, "local") ? GM_SPACE_LOCAL
                  : !strcmp(v, "shared") ? GM_SPACE_SHARED : 0;
         if (p->space) return 0;
+    } else if (!strcmp(k, "dir")) {
+        p->dir = !strcmp(v, "h2d") ? GM_COPY_H2D : !strcmp(v, "d2d") ? GM_COPY_D2D
+               : !strcmp(v, "d2h") ? GM_COPY_D2H : !strcmp(v, "set") ? GM_COPY_SET : 0;
+        if (p->dir) return 0;
     } else if (!strcmp(k, "label") && strlen(v) < sizeof p->label) {
         strcpy(p->label, v);
         return 0;
@@ -64,8 +72,8 @@ static int parse_phase(char *text, struct phase *p, char *err, size_t errlen)
     if (colon) *colon = 0;
     snprintf(p->pattern, sizeof p->pattern, "%s", text);
     if (strcmp(p->pattern, "chase") && strcmp(p->pattern, "warp") && strcmp(p->pattern, "random") &&
-        strcmp(p->pattern, "list")) {
-        snprintf(err, errlen, "synth: unknown pattern '%s' (chase, warp, random, list)", text);
+        strcmp(p->pattern, "list") && strcmp(p->pattern, "copy")) {
+        snprintf(err, errlen, "synth: unknown pattern '%s' (chase, warp, random, list, copy)", text);
         return -1;
     }
     for (char *kv = colon ? strtok(colon + 1, ",") : NULL; kv; kv = strtok(NULL, ",")) {
@@ -74,9 +82,11 @@ static int parse_phase(char *text, struct phase *p, char *err, size_t errlen)
         *eq = 0;
         if (set_key(p, kv, eq + 1, err, errlen)) return -1;
     }
+    if (!strcmp(p->pattern, "copy") && !p->dir) p->dir = GM_COPY_H2D;
     if (!p->label[0]) snprintf(p->label, sizeof p->label, "buf@0x%llx", (unsigned long long)p->base);
     if (!p->N || (!p->s && !strcmp(p->pattern, "chase")) || !p->width || p->width > 65535 || !p->sms || p->sms > 65536 ||
-        !p->lanes || p->lanes > 32 || p->iters > (1ull << 32) || p->n > (1ull << 34)) {
+        !p->lanes || p->lanes > 32 || p->iters > (1ull << 32) || p->n > (1ull << 34) ||
+        p->allocs > p->N || p->allocs > (1ull << 32) || p->sites >= (1ull << 32) || p->site >= (1ull << 32)) {
         snprintf(err, errlen, "synth: parameter out of range in phase '%s'", p->pattern);
         return -1;
     }
@@ -143,13 +153,36 @@ static void run_phase(struct gen *g, const struct phase *p, uint32_t site)
     }
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
+
+/* allocs=K: the region cut into K allocations (the last takes the rest),
+ * announced in a scattered order (i * P mod K, P coprime to K), so each
+ * lands between earlier ones. */
+static int emit_pieces(const struct gm_sink *k, const struct phase *p)
+{
+    uint64_t K = p->allocs, size = p->N / K, P = K * 5 / 8 + 1;
+    while (gcd(P, K) != 1) P++;
+    for (uint64_t i = 0; i < K; i++) {
+        uint64_t j = (i * P) % K;
+        struct gm_trace_alloc a = {.base = p->base + j * size, .size = j == K - 1 ? p->N - j * size : size,
+                                   .free_seq = UINT64_MAX};
+        snprintf(a.label, sizeof a.label, "%s#%llu", p->label, (unsigned long long)j);
+        if (k->alloc(k->ctx, &a)) return -1;
+    }
+    return 0;
+}
+
 static int emit_allocs(const struct gm_sink *k, const struct phase *ph, int n)
 {
     for (int i = 0; i < n; i++) {
         int dup = 0;
         for (int j = 0; j < i; j++)   /* overlapping phases share the first one's allocation */
-            dup |= ph[j].base < ph[i].base + ph[i].N && ph[i].base < ph[j].base + ph[j].N;
-        if (dup || ph[i].space != GM_SPACE_GLOBAL) continue;
+            dup |= strcmp(ph[j].pattern, "copy") && ph[j].base < ph[i].base + ph[i].N && ph[i].base < ph[j].base + ph[j].N;
+        if (dup || ph[i].space != GM_SPACE_GLOBAL || !strcmp(ph[i].pattern, "copy")) continue;
+        if (ph[i].allocs > 1) {
+            if (emit_pieces(k, &ph[i])) return -1;
+            continue;
+        }
         struct gm_trace_alloc a = {.base = ph[i].base, .size = ph[i].N, .free_seq = UINT64_MAX};
         snprintf(a.label, sizeof a.label, "%s", ph[i].label);
         if (k->alloc(k->ctx, &a)) return -1;
@@ -169,7 +202,8 @@ int gm_synth(const char *spec, const struct gm_sink *k, char *err, size_t errlen
         if (parse_phase(t, &ph[n++], err, errlen)) return -1;
     }
     if (!n) { snprintf(err, errlen, "synth: empty spec"); return -1; }
-    if (k->module(k->ctx, 0, "synth", (uint32_t)n, NULL) || emit_allocs(k, ph, n)) goto sink_err;
+    uint32_t nsites = ph[0].sites > (uint64_t)n ? (uint32_t)ph[0].sites : (uint32_t)n;
+    if (k->module(k->ctx, 0, "synth", nsites, NULL) || emit_allocs(k, ph, n)) goto sink_err;
     struct gen *g = calloc(1, sizeof *g);
     if (!g) { snprintf(err, errlen, "synth: out of memory"); return -1; }
     g->k = k;
@@ -177,9 +211,15 @@ int gm_synth(const char *spec, const struct gm_sink *k, char *err, size_t errlen
         struct gm_trace_launch L = {.seq = l, .grid = {1, 1, 1}, .block = {32, 1, 1},
                                     .carveout = (uint32_t)ph[0].carveout};
         snprintf(L.name, sizeof L.name, "synth_%s", ph[0].pattern);
+        for (int i = 0; i < n && !g->rc; i++) {   /* copies first: they come before the kernel */
+            struct gm_trace_copy c = {.dst = ph[i].base, .src = ph[i].src, .bytes = ph[i].N, .kind = ph[i].dir};
+            if (!strcmp(ph[i].pattern, "copy") && k->copy(k->ctx, &c)) g->rc = -1;
+        }
+        if (g->rc) break;
         if (k->launch(k->ctx, &L)) { g->rc = -1; break; }
         g->count = 0;
-        for (int i = 0; i < n; i++) run_phase(g, &ph[i], (uint32_t)i);
+        for (int i = 0; i < n; i++)
+            if (strcmp(ph[i].pattern, "copy")) run_phase(g, &ph[i], ph[i].site ? (uint32_t)ph[i].site : (uint32_t)i);
         if (g->n && !g->rc) g->rc = k->records(k->ctx, g->buf, g->n);
         g->n = 0;
         if (!g->rc) g->rc = k->end_launch(k->ctx, 0);
@@ -198,8 +238,9 @@ static int w_alloc(void *c, const struct gm_trace_alloc *a) { return gm_trace_wr
 static int w_launch(void *c, const struct gm_trace_launch *l) { return gm_trace_writer_launch(c, l); }
 static int w_records(void *c, const struct gm_access *a, size_t n) { return gm_trace_writer_records(c, a, n); }
 static int w_end(void *c, uint64_t d) { return gm_trace_writer_end_launch(c, d); }
+static int w_copy(void *c, const struct gm_trace_copy *k) { return gm_trace_writer_copy(c, k); }
 
 struct gm_sink gm_synth_writer_sink(struct gm_trace_writer *w)
 {
-    return (struct gm_sink){w, w_module, w_alloc, w_launch, w_records, w_end};
+    return (struct gm_sink){w, w_module, w_alloc, w_launch, w_records, w_end, w_copy};
 }

@@ -3,7 +3,8 @@
  * Exactness test of the fast simulator: on large random traces (every space,
  * kind, width, mask shape, allocation edges, many SMs, two launches with an
  * allocation freed in between) and on many configurations (LRU/PLRU, the
- * three write policies, sector/line fetch, mod/XOR hash, partitions, odd way
+ * three write policies, sector/line fetch, mod/XOR hash, partitions, warm
+ * and cold L2 at each launch, odd way
  * counts, caches small enough to evict constantly, 32/64/128 B L2 fills), the serial fast path,
  * the threaded path (2, 3 and 5 threads, small windows) and the reference
  * model (sim/ref) must give the same counters for every allocation and the
@@ -120,7 +121,7 @@ static const char *configs[] = {
     "",
     "l1_repl=lru l2_repl=plru l2_ways=16 l1_write=no-allocate l1_fetch=line",
     "l1_write=invalidate l2_hash=mod l2_partitions=4",
-    "l1_bytes=8K l1_ways=2 l2_bytes=64K l2_ways=4 l2_partitions=4 l2_fill=64",
+    "l1_bytes=8K l1_ways=2 l2_bytes=64K l2_ways=4 l2_partitions=4 l2_fill=64 l2_launch=cold",
     "l1_bytes=6K l1_ways=3 l1_repl=lru l2_bytes=60K l2_ways=5 l2_hash=mod l1_write=invalidate l2_fill=32",
     "l1_bytes=16K l1_ways=8 l1_repl=lru l2_bytes=320K l2_ways=20 l1_fetch=line l2_fill=128",
     "l1_bytes=32K l1_ways=16 l2_bytes=192K l2_ways=24 l2_repl=lru l1_write=no-allocate",

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zstd.h>
 #include "bytes.h"
 #include "reccodec.h"
@@ -27,6 +28,8 @@ struct gm_trace_reader {
     struct gm_trace_site *sites;
     char modname[4096];
     int in_launch, done;
+    int torn;                     /* the failure is a torn tail: the input ends early */
+    uint64_t size;                /* input bytes (0: unknown, e.g. a pipe) */
     uint64_t launch_seq, launch_records, nlaunches, total_records;
     ZSTD_DCtx *zd;
 };
@@ -61,22 +64,40 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Reads the next section into r->raw; returns its type, or -1. */
+/* A failure because the input ends early (a torn tail), not malformed. */
+static int torn(struct gm_trace_reader *r, const char *what)
+{
+    r->torn = 1;
+    return fail(r, "%s", what);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t o = 0;
+    for (size_t i = 0; i < n; i++) o |= p[i];
+    return !o;
+}
+
+/* Reads the next section into r->raw; returns its type, or -1. A header
+ * of zero bytes is a torn tail too (space a crash left unwritten). */
 static int read_section(struct gm_trace_reader *r)
 {
     uint8_t h[GM_SEC_HDR_SIZE];
     size_t got = get_bytes(r, h, sizeof h);
-    if (got == 0) return fail(r, "truncated: end of file before the end marker");
-    if (got < sizeof h) return fail(r, "truncated section header");
+    if (got == 0) return torn(r, "truncated: end of file before the end marker");
+    if (got < sizeof h) return torn(r, "truncated section header");
+    if (all_zero(h, sizeof h)) return torn(r, "truncated: zero bytes where a section should start");
     if (le32(h + 12) != gm_sec_check(h)) return fail(r, "corrupt section header");
     uint32_t type = le32(h), rawlen = le32(h + 4), complen = le32(h + 8);
-    if (type < GM_SEC_GPU || type > GM_SEC_END) return fail(r, "unknown section type %u", type);
+    if (type < GM_SEC_GPU || type > GM_SEC_COPY) return fail(r, "unknown section type %u", type);
     if (rawlen > GM_SEC_MAX_RAW || complen > ZSTD_compressBound(rawlen))
         return fail(r, "section length out of range");
+    if (r->size && complen > r->size - r->pos)   /* trust no length beyond the input's */
+        return torn(r, "truncated section");
     r->comp.n = r->raw.n = 0;
     if (gm_buf_reserve(&r->comp, complen) || gm_buf_reserve(&r->raw, rawlen + 1))
         return fail(r, "out of memory");
-    if (get_bytes(r, r->comp.p, complen) < complen) return fail(r, "truncated section");
+    if (get_bytes(r, r->comp.p, complen) < complen) return torn(r, "truncated section");
     size_t d = ZSTD_decompressDCtx(r->zd, r->raw.p, rawlen, r->comp.p, complen);
     if (ZSTD_isError(d)) return fail(r, "corrupt compressed data: %s", ZSTD_getErrorName(d));
     if (d != rawlen) return fail(r, "section length mismatch");
@@ -130,6 +151,8 @@ struct gm_trace_reader *gm_trace_reader_open(const char *path, char *err, size_t
         free(r);
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) r->size = (uint64_t)st.st_size;
     return start(r, err, errlen);
 }
 
@@ -140,11 +163,19 @@ struct gm_trace_reader *gm_trace_reader_open_mem(const void *data, size_t size, 
     snprintf(r->name, sizeof r->name, "<memory>");
     r->mem = data;
     r->memsize = size;
+    r->size = size;
     return start(r, err, errlen);
 }
 
 const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r) { return &r->gpu; }
 const char *gm_trace_reader_error(const struct gm_trace_reader *r) { return r->err; }
+int gm_trace_reader_torn(const struct gm_trace_reader *r) { return r->torn; }
+
+void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records)
+{
+    *launches = r->nlaunches;
+    *records = r->total_records;
+}
 
 void gm_trace_reader_close(struct gm_trace_reader *r)
 {
@@ -258,6 +289,18 @@ static int parse_end(struct gm_trace_reader *r, struct gm_cur *c)
     return 0;
 }
 
+static int parse_copy(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
+{
+    struct gm_trace_copy *k = &ev->copy;
+    k->kind = (uint8_t)gm_get_le(c, 1);
+    k->dst = gm_get_le(c, 8);
+    k->src = gm_get_le(c, 8);
+    k->bytes = gm_get_varint(c);
+    if (c->bad || r->in_launch || k->kind < GM_COPY_H2D || k->kind > GM_COPY_SET)
+        return fail(r, "malformed copy section");
+    return 0;
+}
+
 static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struct gm_trace_event *ev)
 {
     switch (type) {
@@ -272,6 +315,7 @@ static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struc
     case GM_SEC_RECORDS: ev->kind = GM_TEV_RECORDS; return parse_records(r, c, ev);
     case GM_SEC_LAUNCH_END: ev->kind = GM_TEV_LAUNCH_END; return parse_launch_end(r, c, ev);
     case GM_SEC_END: ev->kind = GM_TEV_END; return parse_end(r, c);
+    case GM_SEC_COPY: ev->kind = GM_TEV_COPY; return parse_copy(r, c, ev);
     default: return fail(r, "GPU section repeated");
     }
 }

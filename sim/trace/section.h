@@ -11,7 +11,8 @@
 
 enum gm_sec {
     GM_SEC_GPU = 1, GM_SEC_MODULE = 2, GM_SEC_ALLOC = 3, GM_SEC_FREE = 4,
-    GM_SEC_LAUNCH = 5, GM_SEC_RECORDS = 6, GM_SEC_LAUNCH_END = 7, GM_SEC_END = 8
+    GM_SEC_LAUNCH = 5, GM_SEC_RECORDS = 6, GM_SEC_LAUNCH_END = 7, GM_SEC_END = 8,
+    GM_SEC_COPY = 9
 };
 #define GM_FILE_HDR_SIZE 16u     /* magic[8], version u32, flags u32 */
 #define GM_SEC_HDR_SIZE 16u      /* type, raw_len, comp_len, check: u32 each */

@@ -121,6 +121,16 @@ int gm_trace_writer_free(struct gm_trace_writer *w, uint64_t base, uint64_t seq)
     return emit(w, GM_SEC_FREE);
 }
 
+int gm_trace_writer_copy(struct gm_trace_writer *w, const struct gm_trace_copy *c)
+{
+    if (w->in_launch) return fail(w, "copy inside a launch");
+    gm_put_u8(&w->raw, c->kind);
+    gm_put_le(&w->raw, c->dst, 8);
+    gm_put_le(&w->raw, c->src, 8);
+    gm_put_varint(&w->raw, c->bytes);
+    return emit(w, GM_SEC_COPY);
+}
+
 int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_launch *l)
 {
     if (w->in_launch) return fail(w, "launch started before the previous one ended");

@@ -23,6 +23,10 @@ enum gm_wpol {
 };
 enum gm_fetch { GM_FETCH_SECTOR = 0, GM_FETCH_LINE = 1 };
 enum gm_hash { GM_HASH_MOD = 0, GM_HASH_XOR = 1 };
+/* The L2 a launch starts with: as the previous launch and the copies in
+ * between left it (warm), or written back and emptied (cold: what Nsight
+ * Compute's default --cache-control all measures). */
+enum gm_l2start { GM_L2_WARM = 0, GM_L2_COLD = 1 };
 
 struct gm_sim_config {
     uint32_t sm_count;
@@ -40,6 +44,7 @@ struct gm_sim_config {
     enum gm_hash l2_hash;
     uint32_t l2_fill;            /* bytes an L2 read miss fetches from DRAM, aligned:
                                     32, 64 or 128 (0 = 32) */
+    enum gm_l2start l2_launch;   /* warm (default) or cold L2 at each launch */
     uint32_t threads;            /* worker threads (1 = serial path) */
     uint32_t window;             /* records per parallel window */
 };
@@ -88,8 +93,18 @@ int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites);
  * address (id 0 = none). Returns the id (>= 1) or -1. */
 int gm_sim_alloc(struct gm_sim *s, uint64_t base, uint64_t size);
 void gm_sim_release(struct gm_sim *s, uint64_t base);
+/* A copy or memset between launches: its source lines are read through L2
+ * (filled from DRAM on a miss), its destination lines written into L2
+ * (allocated, dirty, owned by the allocation there), as a kernel's
+ * accesses would, in 128 B chunks. Not a launch's traffic: the DRAM
+ * sectors it reads and the write-backs it causes count to the allocations
+ * and to the end write-back line. */
+void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c);
 
-/* One launch: L1s start empty, L2 keeps its state across launches.
+/* One launch: L1s start empty, L2 keeps its state across launches (with
+ * l2_launch=cold its dirty sectors are written back, counted as DRAM
+ * writes of their allocations and sites but of no launch, and it starts
+ * empty).
  * begin returns NULL or a message (impossible L1 for this carve-out). */
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
@@ -104,7 +119,9 @@ const char *gm_sim_error(const struct gm_sim *s);
  * exact; say gm_sim_error() to the user). */
 int gm_sim_end(struct gm_sim *s, struct gm_counts *launch);
 /* Writes back all dirty L2 sectors (counted as DRAM writes of the
- * allocations/sites that dirtied them); call at the end of the trace. */
+ * allocations/sites that dirtied them); call at the end of the trace.
+ * *into also gets the earlier traffic of no launch (cold-start
+ * write-backs). */
 void gm_sim_flush_l2(struct gm_sim *s, struct gm_counts *into);
 
 /* Cumulative counters (all launches so far). */
@@ -122,6 +139,7 @@ void gm_ref_free(struct gm_ref *r);
 int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size);
 void gm_ref_release(struct gm_ref *r, uint64_t base);
 void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
+void gm_ref_copy(struct gm_ref *r, const struct gm_trace_copy *c);
 void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n);
 void gm_ref_end(struct gm_ref *r, struct gm_counts *launch);
 const struct gm_counts *gm_ref_alloc_counts(const struct gm_ref *r, uint32_t id);

@@ -40,6 +40,11 @@ int gm_trace_rec_decode(const struct gm_trace_rec *rec, const struct gm_trace_ex
 int gm_trace_rec_encode(const struct gm_access *a, struct gm_trace_rec *rec,
                         struct gm_trace_ext *ext);
 
+/* A copy or memset the program made between launches (they pass through
+ * L2). Host-side addresses are kept as given; only device ranges matter. */
+enum gm_copy_kind { GM_COPY_H2D = 1, GM_COPY_D2D = 2, GM_COPY_D2H = 3, GM_COPY_SET = 4 };
+struct gm_trace_copy { uint64_t dst, src, bytes; uint8_t kind; };
+
 /* ---- writer ---- */
 struct gm_trace_writer;
 /* NULL on error, with a one-line message in err. */
@@ -51,6 +56,8 @@ int gm_trace_writer_module(struct gm_trace_writer *w, uint64_t modid, const char
 int gm_trace_writer_alloc(struct gm_trace_writer *w, const struct gm_trace_alloc *a);
 int gm_trace_writer_free(struct gm_trace_writer *w, uint64_t base, uint64_t seq);
 int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_launch *l);
+/* A copy or memset, outside a launch. */
+int gm_trace_writer_copy(struct gm_trace_writer *w, const struct gm_trace_copy *c);
 int gm_trace_writer_records(struct gm_trace_writer *w, const struct gm_access *a, size_t n);
 int gm_trace_writer_end_launch(struct gm_trace_writer *w, uint64_t dropped);
 /* Writes the end marker and closes; frees w in every case. With err NULL
@@ -66,8 +73,10 @@ enum gm_trace_event_kind {
     GM_TEV_FREE = 3,
     GM_TEV_LAUNCH = 4,
     GM_TEV_RECORDS = 5,
-    GM_TEV_LAUNCH_END = 6
+    GM_TEV_LAUNCH_END = 6,
+    GM_TEV_COPY = 7          /* a copy or memset between launches */
 };
+
 
 struct gm_trace_event {
     enum gm_trace_event_kind kind;
@@ -80,6 +89,8 @@ struct gm_trace_event {
     struct gm_trace_alloc alloc;
     /* LAUNCH, LAUNCH_END (launch.seq, .nrecords, .dropped) */
     struct gm_trace_launch launch;
+    /* COPY */
+    struct gm_trace_copy copy;
     /* RECORDS: valid until the next call */
     const struct gm_access *recs;
     size_t nrecs;
@@ -95,6 +106,13 @@ const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r);
  * truncated file (gm_trace_reader_error() says why and where). */
 int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev);
 const char *gm_trace_reader_error(const struct gm_trace_reader *r);
+/* After -1: 1 when the input only ends early (cut inside a section or its
+ * header, zero bytes where a section should start, or no end marker):
+ * everything returned before is whole and checked, the rest is missing.
+ * 0 when it is malformed. */
+int gm_trace_reader_torn(const struct gm_trace_reader *r);
+/* Launches ended (LAUNCH_END read) and records returned so far. */
+void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records);
 void gm_trace_reader_close(struct gm_trace_reader *r);
 
 #endif /* GPUMEM_TRACE_IO_H */
