@@ -1,8 +1,8 @@
 ; SPDX-License-Identifier: Apache-2.0
 ; Code growth bound (pass/outline.c): a site outside loops, or in a
 ; function that is not a kernel, calls one out-of-line copy of the event's
-; handlers per set of constant arguments (info word, a load's value 0: two
-; loads of the same shape share one, a store has its own); a site
+; handlers per info word (and a load's value 0: two loads of the same shape
+; share one, a store has its own, whatever constant it stores); a site
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
 ; small kernel inlines all its loop sites if they are at most 3, else none);
@@ -107,6 +107,20 @@ body:
   %c = icmp slt i32 %j, %n
   br i1 %c, label %body, label %exit
 exit:
+  ret void
+}
+
+; A stored constant stays a parameter: stores of different constants with
+; the same info word share the store copy of @straight (one copy per stored
+; constant made 138 copies in bonds-cuda).
+; CHECK-LABEL: define ptx_kernel void @consts(
+; CHECK: call void @gm_ool__before_mem__[[ST]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, i64 1065353216)
+; CHECK-NEXT: store float 1.0
+; CHECK: call void @gm_ool__before_mem__[[ST]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, i64 1073741824)
+; CHECK-NEXT: store float 2.0
+define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
+  store float 1.0, ptr addrspace(1) %p
+  store float 2.0, ptr addrspace(1) %q
   ret void
 }
 
