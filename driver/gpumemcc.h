@@ -143,6 +143,7 @@ int gm_dlink_shim(int argc, char **argv); /* runs when GM_DLINK_OUT is set */
 void gm_print_cmd(const struct gm_strvec *cmd);
 int gm_run(const struct gm_opts *o, const struct gm_strvec *cmd);
 char *gm_capture(const char *const *argv); /* first line of stdout or NULL */
+char *gm_capture_all(char *const *argv, bool with_stderr, int *rc); /* all output */
 void gm_signals_install(void);
 int gm_signal_caught(void); /* SIGINT/SIGTERM/SIGHUP/SIGQUIT received, or 0 */
 void gm_signal_reraise(void);

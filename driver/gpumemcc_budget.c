@@ -8,15 +8,13 @@
  * `ptxas -v`; the registers of the same wrapper without a call belong to any
  * kernel and are subtracted. The method of tests/lit/handlers/Inputs/
  * regbudget.py, on fewer info words. Over budget: a warning with the count,
- * or an error with --gm-handler-budget=error. Depends on gpumemcc.h, libc,
- * POSIX regex and spawn.
+ * or an error with --gm-handler-budget=error. Depends on gpumemcc.h, libc
+ * and POSIX regex (commands run through gm_capture_all).
  */
 #include <regex.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "gpumemcc.h"
 
@@ -24,7 +22,6 @@
 #define GM_FLUSH_BUDGET 20
 #define MAX_CALLS 256
 
-extern char **environ;
 
 struct event {
     const char *macro, *prefix, *args; /* args: printf format with one %s (the info word) */
@@ -124,38 +121,6 @@ static size_t write_wrappers(FILE *f, const char *src, struct handler *h, size_t
     return k;
 }
 
-/* Runs argv with stderr (and stdout) into a string; exit status in *rc. */
-static char *run_capture(char *const *argv, int *rc)
-{
-    int fd[2];
-    if (pipe(fd))
-        return NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char chunk[4096];
-    for (ssize_t n; m && (n = read(fd[0], chunk, sizeof chunk)) > 0;)
-        fwrite(chunk, 1, (size_t)n, m);
-    close(fd[0]);
-    if (m)
-        fclose(m);
-    int st = 0;
-    if (!err)
-        while (waitpid(pid, &st, 0) < 0)
-            ;
-    *rc = err ? 127 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return buf;
-}
-
 /* Registers of wrapper kernel k from `ptxas -v` output, or -1. */
 static int registers_of(const char *log, size_t k)
 {
@@ -191,7 +156,7 @@ static int compile_wrappers(const struct gm_opts *o, const struct gm_toolchain *
     if (o->verbose)
         gm_print_cmd(&cmd);
     int rc;
-    char *out = run_capture(cmd.v, &rc);
+    char *out = gm_capture_all(cmd.v, true, &rc);
     gm_sv_free(&cmd);
     if (rc) {
         gm_err("register budget check: clang failed on the wrapper of the handlers:\n%s", out ? out : "");
@@ -202,7 +167,7 @@ static int compile_wrappers(const struct gm_opts *o, const struct gm_toolchain *
     char *ptxas = gm_xasprintf("%s/bin/ptxas", tc->cuda);
     char *arch = gm_xasprintf("-arch=sm_%u%s", a->sm, a->suffix);
     char *argv[] = {ptxas, arch, "-v", (char *)ptx, "-o", "/dev/null", NULL};
-    *log = run_capture(argv, &rc);
+    *log = gm_capture_all(argv, true, &rc);
     free(ptxas);
     free(arch);
     return rc ? gm_err("register budget check: ptxas failed:\n%s", *log ? *log : "") : 0;

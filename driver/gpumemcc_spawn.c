@@ -183,29 +183,48 @@ int gm_run(const struct gm_opts *o, const struct gm_strvec *cmd)
     return rc;
 }
 
-/* Runs argv, returns the first line of its stdout (newly allocated) or NULL. */
-char *gm_capture(const char *const *argv)
+/* Runs argv with its stdout (and stderr too when with_stderr) into a new
+ * string (NULL when nothing could be read); *rc is its exit status, 127 when
+ * it could not be started. */
+char *gm_capture_all(char *const *argv, bool with_stderr, int *rc)
 {
     int fd[2];
+    *rc = 127;
     if (pipe(fd))
         return NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    if (with_stderr)
+        posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
     posix_spawn_file_actions_addclose(&fa, fd[0]);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fd[1]);
-    char buf[4096];
-    size_t n = 0;
-    ssize_t r;
-    while (!err && n < sizeof buf - 1 && (r = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0)
-        n += (size_t)r;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[4096];
+    for (ssize_t n; m && (n = read(fd[0], chunk, sizeof chunk)) > 0;)
+        fwrite(chunk, 1, (size_t)n, m);
     close(fd[0]);
-    if (err || wait_child(pid, argv[0]))
+    if (m)
+        fclose(m);
+    if (!err)
+        *rc = wait_child(pid, argv[0]);
+    return buf;
+}
+
+/* Runs argv, returns the first line of its stdout (newly allocated) or NULL. */
+char *gm_capture(const char *const *argv)
+{
+    int rc;
+    char *out = gm_capture_all((char *const *)argv, false, &rc);
+    if (rc || !out || !*out) {
+        free(out);
         return NULL;
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    return n ? gm_xstrdup(buf) : NULL;
+    }
+    out[strcspn(out, "\n")] = '\0';
+    return out;
 }
