@@ -66,6 +66,8 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     if (!any(&a) || already_done(m))
         return 0;
     uint64_t modid = gm_modid(m);
+    if (c->native)
+        gm_clone_kernels(m, c);
     if (gm_prepare(m, e) < 0)
         return -1;
     LLVMValueRef *fns = NULL;
