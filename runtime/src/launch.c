@@ -7,6 +7,8 @@
  * after earlier flushes and times it; the host does not wait for the
  * kernel. Launches with the allocations analysis wait for their kernel at
  * exit and read its per-launch allocation counters (one at a time).
+ * A launch that run-time selection does not measure runs the kernel's
+ * uninstrumented copy where the module has one (native.c).
  * Depends on the CUDA driver API (via gm_cu) and CUPTI; never on LLVM.
  */
 #include "rt.h"
@@ -465,7 +467,25 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
     return 0;
 }
 
-static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d, int graph)
+/* Not measured: run K's uninstrumented copy if the module has one. Its
+ * launch still owns the counters as "[not measured]" (they are zeroed,
+ * never read), so counts stay exact whatever ran. */
+static void run_native(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct gm_fninfo *fi,
+                       const struct launch_desc *d, int graph)
+{
+    void *native = NULL;
+    if (!graph) {
+        pthread_mutex_lock(&gm_st.launch_lock);
+        if (!fi->native_known) fi->native = gm_native_lookup(d->fn, fi->name);
+        fi->native_known = 1;
+        native = fi->native;
+        pthread_mutex_unlock(&gm_st.launch_lock);
+    }
+    gm_select_unmeasured(native && gm_native_substitute(cbid, cb, native));
+}
+
+static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
+                         const struct launch_desc *d, int graph)
 {
     static _Thread_local struct gm_launch_state ls;
     if (capturing(d->stream)) {
@@ -488,6 +508,7 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     pthread_mutex_unlock(&gm_st.launch_lock);
     ls.discard = inst && !gm_select_launch(ls.name);
     if (ls.discard) { /* not selected: its counts are thrown away */
+        run_native(cbid, cb, fi, d, graph);
         static const char *unmeasured;
         if (!unmeasured) unmeasured = gm_intern("[not measured]");
         ls.name = unmeasured;
@@ -545,7 +566,7 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     struct launch_desc d;
     decode(cbid, cb, &d);
-    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cb, &d, is_graph(cbid));
+    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cbid, cb, &d, is_graph(cbid));
     else launch_exit(cb, &d);
 }
 

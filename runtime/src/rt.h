@@ -29,7 +29,7 @@
     X(cuGetErrorString) X(cuStreamIsCapturing) X(cuEventCreate) X(cuEventRecord)  \
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuEventQuery) X(cuEventSynchronize)  \
     X(cuStreamWaitEvent) X(cuMemcpyDtoHAsync) X(cuMemAllocHost) X(cuMemFreeHost)  \
-    X(cuCtxPushCurrent) X(cuCtxPopCurrent)
+    X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuModuleGetFunction) X(cuLibraryGetKernel)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
@@ -129,6 +129,8 @@ struct gm_fninfo {
     struct gm_modinst **mods; /* instrumented modules reachable from it */
     uint32_t nmods;
     unsigned reg_count;     /* site tables known when resolved (lazy loading) */
+    int native_known;       /* native looked up (native.c) */
+    void *native;           /* its uninstrumented copy (same handle kind), or NULL */
     UT_hash_handle hh;
 };
 
@@ -254,8 +256,18 @@ GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);
 /* 1 if this launch of kernel `name` (interned) is measured: GPUMEM_KERNEL_REGEX,
  * GPUMEM_LAUNCH_SKIP, GPUMEM_LAUNCH_EVERY, GPUMEM_LAUNCH_COUNT. */
 GM_HIDDEN int gm_select_launch(const char *name);
+/* A launch that is not measured ran the uninstrumented copy (native 1) or
+ * the instrumented kernel (0: no copy, or a graph launch). */
+GM_HIDDEN void gm_select_unmeasured(int native);
 /* The report note on what was measured (NULL when every launch was). */
 GM_HIDDEN char *gm_select_note(void);
+
+/* ---- uninstrumented copies (native.c) --------------------------------- */
+/* The copy of kernel `name` launched through handle fn, or NULL. */
+GM_HIDDEN void *gm_native_lookup(void *fn, const char *name);
+/* Puts native in place of the kernel in a launch's entry-callback
+ * parameters; 1 if done (a kernel launch), 0 if not (a graph launch). */
+GM_HIDDEN int gm_native_substitute(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, void *native);
 
 /* ---- allocations analysis (alloc_upload.c) --------------------------- */
 struct gm_astat_launch {

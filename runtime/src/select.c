@@ -9,8 +9,9 @@
  *   GPUMEM_LAUNCH_COUNT  at most N launches measured in all (0: no limit)
  * A launch that is not measured adds nothing to any kernel's counts (they
  * are per measured launch, never extrapolated); the report says how many
- * launches were measured and why. Depends on libc (regex) and the runtime
- * state; no CUDA.
+ * launches were measured and why, and how many of the others ran the
+ * kernel's uninstrumented copy (native.c). Depends on libc (regex) and the
+ * runtime state; no CUDA.
  */
 #include "rt.h"
 
@@ -29,6 +30,7 @@ static struct {
     const char *re_text;
     uint64_t skip, every, count;
     uint64_t seen, eligible, measured; /* launches */
+    uint64_t native;        /* not measured, ran the uninstrumented copy */
     struct kcount *per_kernel;
 } S = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -87,16 +89,32 @@ int gm_select_launch(const char *name)
     return take;
 }
 
+void gm_select_unmeasured(int native)
+{
+    pthread_mutex_lock(&S.lock);
+    S.native += native != 0;
+    pthread_mutex_unlock(&S.lock);
+}
+
 char *gm_select_note(void)
 {
     if (!S.active) return NULL;
-    char line[512], every[48] = "", skip[48] = "", count[48] = "";
+    char line[768], every[48] = "", skip[48] = "", count[48] = "", others[160] = "";
     if (S.every > 1) snprintf(every, sizeof every, " GPUMEM_LAUNCH_EVERY=%llu", (unsigned long long)S.every);
     if (S.skip) snprintf(skip, sizeof skip, " GPUMEM_LAUNCH_SKIP=%llu", (unsigned long long)S.skip);
     if (S.count) snprintf(count, sizeof count, " GPUMEM_LAUNCH_COUNT=%llu", (unsigned long long)S.count);
+    uint64_t rest = S.seen - S.measured;
+    if (rest && S.native == rest)
+        snprintf(others, sizeof others, "; the %llu others ran the uninstrumented copies",
+                 (unsigned long long)rest);
+    else if (rest)
+        snprintf(others, sizeof others, "; of the %llu others %llu ran the uninstrumented copies, "
+                 "%llu instrumented code (graph launches, or built without --gm-native-copies)",
+                 (unsigned long long)rest, (unsigned long long)S.native,
+                 (unsigned long long)(rest - S.native));
     snprintf(line, sizeof line, "launch selection:%s%s%s%s%s: %llu of %llu instrumented launches "
-             "measured; kernel counts cover the measured launches only (not extrapolated)",
+             "measured; kernel counts cover the measured launches only (not extrapolated)%s",
              S.have_re ? " GPUMEM_KERNEL_REGEX=" : "", S.have_re ? S.re_text : "", skip, every, count,
-             (unsigned long long)S.measured, (unsigned long long)S.seen);
+             (unsigned long long)S.measured, (unsigned long long)S.seen, others);
     return strdup(line);
 }

@@ -6,7 +6,9 @@
  * (the "kernel" adds per-warp counts into the counters the runtime set up,
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
- * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
+ * with SIGSEGV. With MOCK_NATIVE=1 every kernel has an uninstrumented copy
+ * (mock_cuda.c) that counts nothing; the test prints how many launches ran
+ * one. tests/lit/runtime/mock-*.test check what the runtime wrote.
  * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|streams[-exit|-crash]
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +33,7 @@ void mock_cuda_app_thread(void);
 void mock_cuda_stream_destroy(CUstream s);
 void mock_cuda_sync_all(void);
 long mock_cuda_pending(void);
+int mock_cuda_is_native(const void *handle);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
 int mock_cupti_enabled(CUpti_CallbackDomain d, CUpti_CallbackId c);
 
@@ -107,6 +110,19 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params)
     return ((const cuGraphLaunch_params *)params)->hStream;
 }
 
+/* The kernel handle after the entry callbacks (they may have replaced it). */
+static const void *launch_handle(CUpti_CallbackId id, const void *params)
+{
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
+        return ((const cuLaunchKernel_params *)params)->f;
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) return ((const cuLaunchKernelEx_params *)params)->f;
+    return NULL;
+}
+
+/* An uninstrumented copy: counts nothing. */
+static long g_native_runs;
+static void native_kernel(void *arg) { (void)arg; g_native_runs++; }
+
 static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name, void *params,
                 const char *sym)
 {
@@ -117,7 +133,9 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
     mock_cupti_fire(dom, id, &cb);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
-        mock_cuda_launch(launch_stream(id, params), kernel, (void *)(uintptr_t)g_warps);
+        mock_cuda_launch(launch_stream(id, params),
+                         mock_cuda_is_native(launch_handle(id, params)) ? native_kernel : kernel,
+                         (void *)(uintptr_t)g_warps);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(dom, id, &cb);
 }
@@ -417,6 +435,10 @@ int main(int argc, char **argv)
         SHOW(cuStreamWaitEvent); SHOW(cuGetErrorString);
     }
     if (!strcmp(argv[2], "sites")) sites();
+    if (getenv("MOCK_NATIVE")) {
+        mock_cuda_sync_all();
+        printf("test: %ld launches ran uninstrumented copies\n", g_native_runs);
+    }
     printf("test: done\n");
     fflush(stdout);
     if (!strcmp(argv[2], "exit") || !strcmp(argv[2], "streams-exit")) exit(3);

@@ -70,6 +70,32 @@ MOCK_API CUresult cuKernelGetFunction(CUfunction *f, CUkernel k)
 }
 MOCK_API CUresult cuKernelGetLibrary(CUlibrary *l, CUkernel k) { (void)k; *l = (CUlibrary)0x2000; return CUDA_SUCCESS; }
 MOCK_API CUresult cuKernelGetName(const char **n, CUkernel k) { (void)k; *n = "mock_kernel"; return CUDA_SUCCESS; }
+/* MOCK_NATIVE=1: the module and the library hold an uninstrumented copy
+ * K__gm_native of every kernel (gpumemcc --gm-native-copies), CUfunction
+ * 0x7000 + n / CUkernel 0x80 + n, n from the name (mock_cuda_is_native). */
+static int native_name(const char *name)
+{
+    size_t n = strlen(name), s = strlen("__gm_native");
+    return getenv("MOCK_NATIVE") && n > s && !strcmp(name + n - s, "__gm_native");
+}
+MOCK_API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+    if (m != g_module || !native_name(name)) return CUDA_ERROR_NOT_FOUND;
+    *f = (CUfunction)(uintptr_t)(0x7000 + strlen(name) % 64);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name)
+{
+    (void)l;
+    if (!native_name(name)) return CUDA_ERROR_NOT_FOUND;
+    *k = (CUkernel)(uintptr_t)(0x80 + strlen(name) % 64);
+    return CUDA_SUCCESS;
+}
+MOCK_API int mock_cuda_is_native(const void *handle)
+{
+    uintptr_t h = (uintptr_t)handle;
+    return (h >= 0x7000 && h < 0x7040) || (h >= 0x80 && h < 0xc0);
+}
 
 static CUresult get_global(CUdeviceptr *dp, size_t *sz, const char *name)
 {
