@@ -99,7 +99,7 @@ void gm_select_unmeasured(int native)
 char *gm_select_note(void)
 {
     if (!S.active) return NULL;
-    char line[768], every[48] = "", skip[48] = "", count[48] = "", others[160] = "";
+    char line[1024], every[48] = "", skip[48] = "", count[48] = "", others[256] = "";
     if (S.every > 1) snprintf(every, sizeof every, " GPUMEM_LAUNCH_EVERY=%llu", (unsigned long long)S.every);
     if (S.skip) snprintf(skip, sizeof skip, " GPUMEM_LAUNCH_SKIP=%llu", (unsigned long long)S.skip);
     if (S.count) snprintf(count, sizeof count, " GPUMEM_LAUNCH_COUNT=%llu", (unsigned long long)S.count);
@@ -109,7 +109,7 @@ char *gm_select_note(void)
                  (unsigned long long)rest);
     else if (rest)
         snprintf(others, sizeof others, "; of the %llu others %llu ran the uninstrumented copies, "
-                 "%llu instrumented code (graph launches, or built without --gm-native-copies)",
+                 "%llu the kernel as built (graph launches; kernels without a copy: build with --gm-native-copies)",
                  (unsigned long long)rest, (unsigned long long)S.native,
                  (unsigned long long)(rest - S.native));
     snprintf(line, sizeof line, "launch selection:%s%s%s%s%s: %llu of %llu instrumented launches "

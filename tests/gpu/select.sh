@@ -96,7 +96,7 @@ run() {
   grep -q "the $L others ran the uninstrumented copies" "$OUTD/every2.err"
   check "every2 note" "$([ $? = 0 ] && echo ok)" "no 'the $L others ran the uninstrumented copies' in every2.err"
   set -- $(kt "$OUTD/nocopy.ktime" . native)
-  grep -q "of the $L others 0 ran the uninstrumented copies, $L instrumented code" "$OUTD/nocopy.err"
+  grep -q "of the $L others 0 ran the uninstrumented copies, $L the kernel as built" "$OUTD/nocopy.err"
   check nocopy "$([ $? = 0 ] && [ "$1" = 0 ] && echo ok)" "a copy ran ($1 launches) or the note is missing (nocopy.err)"
 
   # time: every launch unmeasured (copies) vs --gm-off, and the measured
