@@ -467,21 +467,22 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
     return 0;
 }
 
-/* Not measured: run K's uninstrumented copy if the module has one. Its
- * launch still owns the counters as "[not measured]" (they are zeroed,
- * never read), so counts stay exact whatever ran. */
-static void run_native(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct gm_fninfo *fi,
+/* Not measured: run K's uninstrumented copy if the module has one (1 if
+ * switched). Its launch still owns the counters as not measured (they are
+ * zeroed, read only to check that the copies counted nothing), so counts
+ * stay exact whatever ran. */
+static int run_native(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct gm_fninfo *fi,
                        const struct launch_desc *d, int graph)
 {
-    void *native = NULL;
+    int switched = 0;
     if (!graph) {
         pthread_mutex_lock(&gm_st.launch_lock);
-        if (!fi->native_known) fi->native = gm_native_lookup(d->fn, fi->name);
-        fi->native_known = 1;
-        native = fi->native;
+        if (!fi->native.known) gm_native_lookup(&fi->native, d->fn, fi->name);
+        switched = gm_native_switch(&fi->native, cbid, cb);
         pthread_mutex_unlock(&gm_st.launch_lock);
     }
-    gm_select_unmeasured(native && gm_native_substitute(cbid, cb, native));
+    gm_select_unmeasured(switched);
+    return switched;
 }
 
 static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
@@ -507,11 +508,11 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
     pthread_mutex_unlock(&gm_st.launch_lock);
     ls.discard = inst && !gm_select_launch(ls.name);
+    ls.native = ls.discard && run_native(cbid, cb, fi, d, graph);
     if (ls.discard) { /* not selected: its counts are thrown away */
-        run_native(cbid, cb, fi, d, graph);
-        static const char *unmeasured;
-        if (!unmeasured) unmeasured = gm_intern("[not measured]");
-        ls.name = unmeasured;
+        static const char *unmeasured, *copies; /* owners apart: the copies' counts are checked */
+        if (!unmeasured) unmeasured = gm_intern("[not measured]"), copies = gm_intern("[not measured, copy]");
+        ls.name = ls.native ? copies : unmeasured;
         ls.graph = 0;
     }
     CUdevice dev = -1;

@@ -31,6 +31,8 @@ static struct {
     uint64_t skip, every, count;
     uint64_t seen, eligible, measured; /* launches */
     uint64_t native;        /* not measured, ran the uninstrumented copy */
+    int checks;             /* flushes of the copies' counters checked */
+    int failed;             /* one of them had counts: the driver ran the kernel itself */
     struct kcount *per_kernel;
 } S = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -96,6 +98,29 @@ void gm_select_unmeasured(int native)
     pthread_mutex_unlock(&S.lock);
 }
 
+/* Only the first flushes: a check costs a counter copy to the host. */
+enum { CHECKS = 4 };
+
+int gm_select_check_wanted(void)
+{
+    pthread_mutex_lock(&S.lock);
+    int want = S.checks < CHECKS && !S.failed;
+    S.checks += want;
+    pthread_mutex_unlock(&S.lock);
+    return want;
+}
+
+void gm_select_check(int clean)
+{
+    pthread_mutex_lock(&S.lock);
+    int first = !clean && !S.failed++;
+    pthread_mutex_unlock(&S.lock);
+    if (first)
+        gm_warn("launches switched to uninstrumented copies counted events: this CUDA driver "
+                "ignored the switch and ran the instrumented kernels (at instrumented speed; "
+                "counts stay exact)");
+}
+
 char *gm_select_note(void)
 {
     if (!S.active) return NULL;
@@ -104,7 +129,10 @@ char *gm_select_note(void)
     if (S.skip) snprintf(skip, sizeof skip, " GPUMEM_LAUNCH_SKIP=%llu", (unsigned long long)S.skip);
     if (S.count) snprintf(count, sizeof count, " GPUMEM_LAUNCH_COUNT=%llu", (unsigned long long)S.count);
     uint64_t rest = S.seen - S.measured;
-    if (rest && S.native == rest)
+    if (S.failed)
+        snprintf(others, sizeof others, "; the %llu others ran the instrumented kernels (the driver "
+                 "ignored the switch to the uninstrumented copies)", (unsigned long long)rest);
+    else if (rest && S.native == rest)
         snprintf(others, sizeof others, "; the %llu others ran the uninstrumented copies",
                  (unsigned long long)rest);
     else if (rest)

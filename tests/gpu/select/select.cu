@@ -5,6 +5,8 @@
 //           (its copy must be copied too), launched with <<<>>>
 //   twice<unsigned>: a template kernel (comdat) launched with
 //           cudaLaunchKernelEx (the driver's cuLaunchKernelEx)
+//   tile:   64 KiB of dynamic shared memory, allowed with
+//           cudaFuncSetAttribute (its copy must get the same limit)
 // Every launch adds into out[], so the final checksum is the same whichever
 // code (instrumented, uninstrumented copy, --gm-off) ran each launch; every
 // launch of a kernel accesses the same addresses and takes the same
@@ -43,6 +45,18 @@ __global__ void twice(T *out, int n)
     else if (i < n) out[i] = out[i] + 3u;
 }
 
+enum { TILE = 16384 }; // unsigned: 64 KiB
+
+__global__ void tile(const unsigned *in, unsigned *out, int n)
+{
+    extern __shared__ unsigned t[];
+    unsigned base = blockIdx.x * TILE;
+    for (unsigned j = threadIdx.x; j < TILE; j += blockDim.x) t[j] = in[(base + j) & (N - 1)];
+    __syncthreads();
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (unsigned)n) out[i] += t[(threadIdx.x * 97u) % TILE] + t[(threadIdx.x * 31u + 7u) % TILE];
+}
+
 int main(int argc, char **argv)
 {
     int launches = argc > 1 ? atoi(argv[1]) : 40;
@@ -52,6 +66,7 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&out, N * sizeof *out));
     CK(cudaMemcpy(in, h, N * sizeof *in, cudaMemcpyHostToDevice));
     CK(cudaMemset(out, 0, N * sizeof *out));
+    CK(cudaFuncSetAttribute(tile, cudaFuncAttributeMaxDynamicSharedMemorySize, TILE * 4));
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((N + THREADS - 1) / THREADS);
     cfg.blockDim = dim3(THREADS);
@@ -59,6 +74,8 @@ int main(int argc, char **argv)
         gather<<<(N + THREADS - 1) / THREADS, THREADS>>>(in, out, N, r);
         CK(cudaGetLastError());
         CK(cudaLaunchKernelEx(&cfg, twice<unsigned>, out, (int)N));
+        tile<<<N / TILE, THREADS, TILE * 4>>>(in, out, N / TILE * THREADS);
+        CK(cudaGetLastError());
     }
     CK(cudaMemcpy(h, out, N * sizeof *h, cudaMemcpyDeviceToHost));
     unsigned long long sum = 0;
