@@ -472,7 +472,7 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
  * zeroed, read only to check that the copies counted nothing), so counts
  * stay exact whatever ran. */
 static int run_native(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct gm_fninfo *fi,
-                       const struct launch_desc *d, int graph)
+                      const struct launch_desc *d, int graph)
 {
     int switched = 0;
     if (!graph) {
@@ -508,7 +508,9 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
     pthread_mutex_unlock(&gm_st.launch_lock);
     ls.discard = inst && !gm_select_launch(ls.name);
-    ls.native = ls.discard && run_native(cbid, cb, fi, d, graph);
+    /* a module with a trace buffer keeps its kernel: the trace's own
+     * selection (GPUMEM_TRACE_*) may want this launch's records */
+    ls.native = ls.discard && !ls.traced && run_native(cbid, cb, fi, d, graph);
     if (ls.discard) { /* not selected: its counts are thrown away */
         static const char *unmeasured, *copies; /* owners apart: the copies' counts are checked */
         if (!unmeasured) unmeasured = gm_intern("[not measured]"), copies = gm_intern("[not measured, copy]");

@@ -137,7 +137,7 @@ char *gm_select_note(void)
                  (unsigned long long)rest);
     else if (rest)
         snprintf(others, sizeof others, "; of the %llu others %llu ran the uninstrumented copies, "
-                 "%llu the kernel as built (graph launches; kernels without a copy: build with --gm-native-copies)",
+                 "%llu the kernel as built (graph launches, traced modules; kernels without a copy: build with --gm-native-copies)",
                  (unsigned long long)rest, (unsigned long long)S.native,
                  (unsigned long long)(rest - S.native));
     snprintf(line, sizeof line, "launch selection:%s%s%s%s%s: %llu of %llu instrumented launches "
