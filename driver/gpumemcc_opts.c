@@ -317,7 +317,7 @@ const struct gm_optdef gm_optdefs[] = {
     {"gm-kernels", NULL, "REGEX", o_kernels, "instrument only kernels matching (POSIX ERE)"},
     {"gm-files", NULL, "REGEX", o_files, "instrument only code from source files matching"},
     {"gm-native-copies", NULL, NULL, o_native, "also keep an uninstrumented copy of each kernel: launches "
-     "GPUMEM_KERNEL_REGEX / GPUMEM_LAUNCH_* leave unmeasured run it (about twice the device code)"},
+     "GPUMEM_KERNEL_REGEX / GPUMEM_LAUNCH_* leave unmeasured run it (adds about a --gm-off build's device code)"},
     {"gm-off", NULL, NULL, o_gmoff, "no instrumentation, same compiler and flags (baseline)"},
     {"gm-dry-run", NULL, NULL, o_dryrun, "as -dryrun"},
     /* known nvcc options that gpumemcc cannot honour */
