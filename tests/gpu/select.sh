@@ -71,6 +71,7 @@ run() {
   export LD_LIBRARY_PATH="$B/lib:$CUDA/lib64:$CUDA/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export GPUMEM_QUIET=1
   [ -x "$OUTD/sel" ] || { echo "select: $OUTD/sel missing (run tests/gpu/select.sh build)"; exit 2; }
+  [ -f "$B/lib/libgm-ktime.so" ] || { echo "select: $B/lib/libgm-ktime.so missing (build target gm-ktime)"; exit 2; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   r off off
   r all sel
