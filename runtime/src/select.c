@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct kcount { const char *name; uint64_t eligible; UT_hash_handle hh; };
+/* Per kernel: eligible launches so far, and whether its name matched
+ * (regexec and the demangler once per kernel, not per launch). */
+struct kcount { const char *name; uint64_t eligible; int match; UT_hash_handle hh; };
 
 static struct {
     pthread_once_t once;
@@ -63,16 +65,17 @@ static int name_matches(const char *name)
     return hit;
 }
 
-/* Eligible launches of this kernel so far (names are interned: keyed by pointer). */
-static uint64_t *kernel_count(const char *name)
+/* This kernel's entry (names are interned: keyed by pointer), or NULL. */
+static struct kcount *kernel_of(const char *name)
 {
     struct kcount *k;
     HASH_FIND_PTR(S.per_kernel, &name, k);
     if (!k && (k = calloc(1, sizeof *k))) {
         k->name = name;
+        k->match = !S.have_re || name_matches(name);
         HASH_ADD_PTR(S.per_kernel, name, k);
     }
-    return k ? &k->eligible : NULL;
+    return k;
 }
 
 int gm_select_launch(const char *name)
@@ -81,10 +84,10 @@ int gm_select_launch(const char *name)
     if (!S.active) return 1;
     pthread_mutex_lock(&S.lock);
     S.seen++;
-    int take = !S.have_re || name_matches(name);
+    struct kcount *k = kernel_of(name);
+    int take = k ? k->match : !S.have_re || name_matches(name);
     if (take) take = S.eligible++ >= S.skip;
-    uint64_t *n = take ? kernel_count(name) : NULL;
-    if (take) take = n && (*n)++ % S.every == 0;
+    if (take) take = k && k->eligible++ % S.every == 0;
     if (take) take = !S.count || S.measured < S.count;
     S.measured += take;
     pthread_mutex_unlock(&S.lock);
