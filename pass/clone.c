@@ -75,6 +75,23 @@ static void finish(LLVMModuleRef m, LLVMValueRef orig, LLVMValueRef copy)
     }
 }
 
+/* A module without a site keeps its kernels as they were: their copies go
+ * (copies calling each other in a cycle would stay, unused and internal). */
+void gm_drop_native_copies(LLVMModuleRef m)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        LLVMValueRef next;
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
+            next = LLVMGetNextFunction(f);
+            if (gm_is_native_copy(f) && !LLVMGetFirstUse(f)) {
+                LLVMDeleteFunction(f);
+                changed = 1;
+            }
+        }
+    }
+}
+
 int gm_clone_kernels(LLVMModuleRef m, const struct gm_cfg *c)
 {
     LLVMValueRef *fns = NULL;

@@ -151,6 +151,7 @@ LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
  * returns how many functions were copied. */
 int gm_clone_kernels(LLVMModuleRef m, const struct gm_cfg *c);
 int gm_is_native_copy(LLVMValueRef f);
+void gm_drop_native_copies(LLVMModuleRef m);   /* those no longer needed */
 
 /* Module-level pieces. */
 int gm_prepare(LLVMModuleRef m, struct gm_err *e);

@@ -77,6 +77,8 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     gm_select_functions(m, c, &fns, &nfns);
     gm_select_sites(m, fns, nfns, &a, &s);
     free(fns);
+    if (!s.n && c->native)
+        gm_drop_native_copies(m);   /* nothing instrumented: the kernels are native */
     int rc = 1;
     if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c, e) < 0 ||
                 gm_define_module_globals(m, modid, (uint32_t)s.n, h) < 0 ||
