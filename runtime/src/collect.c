@@ -2,14 +2,17 @@
 /*
  * Asynchronous collection: the host never waits for an instrumented kernel.
  * A module's counters accumulate on the device for one owner (the kernel
- * that launched last); launches of the owner only record two pooled CUDA
- * events (kernel time) on their stream. When another kernel of the module
- * launches, the counters are flushed in stream order on its stream: wait
- * for the events of every other stream's latest launch, copy to pinned
- * memory, zero, record an event; later launches on other streams wait for
- * that event once. A collector thread waits for the events off the launch
- * path and folds kernel times and flushed counters into the per-kernel
- * totals. At the end (exit, fatal signal, context destruction, an explicit
+ * that launched last); launches of the owner make no CUDA call here (kernel
+ * time comes from CUPTI activity records, gputime.c), only a note that
+ * their stream has work of the module. When another kernel of the module
+ * launches, the counters are flushed in stream order on its stream: record
+ * an event on every other stream with such work and wait for it, copy to
+ * pinned memory, zero, record an event; later launches on other streams
+ * wait for that event once. A per-thread default stream (which another
+ * thread cannot name) records a pooled event at each launch instead, as a
+ * stream does when it is destroyed. A collector thread waits for the
+ * flushes' events off the launch path and folds the counters into the
+ * per-kernel totals. At the end (exit, fatal signal, context destruction, an explicit
  * report flush) every module is flushed and everything waited for.
  * Per-kernel totals stay exact: a flush separates owners; graph launches
  * own all modules of their context as "[CUDA graph]".
@@ -50,7 +53,7 @@ static struct gm_ev *ev_get(CUcontext ctx)
     if (!e) {
         if (!(e = calloc(1, sizeof *e))) return NULL;
         e->ctx = ctx;
-        if (gm_cu.cuEventCreate(&e->ev, CU_EVENT_BLOCKING_SYNC) != CUDA_SUCCESS) {
+        if (gm_cu.cuEventCreate(&e->ev, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
             free(e);
             return NULL;
         }
@@ -108,22 +111,17 @@ void gm_col_forget_ctx(CUcontext ctx)
 
 /* ---- the collector's queue ----------------------------------------------- */
 
-enum { JOB_TIME = 1, JOB_FLUSH };
+/* A flush in flight: its counters land in pin once done fires. */
 struct job {
     struct job *next;
-    int kind;
     CUcontext ctx;
-    struct gm_ev *ev0, *done;   /* kernel start (time); end of the work */
-    size_t rec;                 /* time: launch record */
-    const char *name;           /* time: kernel; flush: owner */
+    struct gm_ev *done;         /* end of the copies */
+    const char *name;           /* the owner */
     int graph;
-    int check;                  /* flush: launches that ran copies; counts must be zero */
-    uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
-    const struct gm_rt_sitetab **tabs; /* -> tab_space */
-    struct gm_modinst *m;       /* flush */
+    int check;                  /* launches that ran copies; counts must be zero */
+    struct gm_modinst *m;
     uint64_t launches;
     struct gm_pin *pin;
-    const struct gm_rt_sitetab *tab_space[];
 };
 
 static struct {
@@ -251,34 +249,8 @@ static void fold_counts(struct gm_modinst *m, const char *owner, int graph, uint
     pthread_mutex_unlock(&gm_st.lock);
 }
 
-static void fold_time(const struct job *j, CUresult r)
-{
-    float ms = -1.0f;
-    int64_t ns = -1;
-    if (r == CUDA_SUCCESS && j->ev0 &&
-        gm_cu.cuEventElapsedTime(&ms, j->ev0->ev, j->done->ev) == CUDA_SUCCESS && ms >= 0)
-        ns = (int64_t)((double)ms * 1e6);
-    /* the last kernel's entry (entries are never freed; reaping is serial) */
-    static const char *last_name;
-    static const struct gm_rt_sitetab *last_tab;
-    static struct gm_kstat *last_k;
-    pthread_mutex_lock(&gm_st.lock);
-    if (j->rec < gm_st.nlaunch_recs) gm_st.launch_recs[j->rec].gpu_ns = ns;
-    for (uint32_t i = 0; ns >= 0 && i < j->ntabs; i++) {
-        struct gm_kstat *k = j->name == last_name && j->tabs[i] == last_tab
-                                 ? last_k : gm_kstat_get(j->name, j->tabs[i]);
-        if (k) last_name = j->name, last_tab = j->tabs[i], last_k = k;
-        if (k) k->gpu_ns = (k->gpu_ns < 0 ? 0 : k->gpu_ns) + ns;
-    }
-    pthread_mutex_unlock(&gm_st.lock);
-}
-
 static void fold_job(struct job *j, CUresult r)
 {
-    if (j->kind == JOB_TIME) {
-        fold_time(j, r);
-        return;
-    }
     if (r == CUDA_SUCCESS && j->check) gm_select_check(all_zero(j->pin->data, module_words(j->m)));
     else if (r == CUDA_SUCCESS) fold_counts(j->m, j->name, j->graph, j->launches, j->pin->data);
     else gm_warn("cannot read counters of %s (%s): %llu launches not counted", j->name,
@@ -307,7 +279,6 @@ static int reap_one(int block)
     Q.head = j->next;
     if (!Q.head) Q.tail = &Q.head;
     pthread_mutex_unlock(&Q.lock);
-    ev_put(j->ev0);
     ev_put(j->done);
     free(j);
     return 1;
@@ -416,6 +387,18 @@ static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
     else free(buf);
 }
 
+/* Orders stream s after the work enqueued so far on e's stream (under m->mu);
+ * the event stays e's until the flush forgets the streams. */
+static void order_after(struct gm_modinst *m, CUstream s, struct gm_mstream *e)
+{
+    struct gm_ev *x = ev_record(m->ctx, e->s);
+    if (x) gm_cu.cuStreamWaitEvent(s, x->ev, 0);
+    else gm_cu.cuStreamSynchronize(e->s);
+    ev_put(e->last);
+    e->last = x;
+    e->dirty = 0;
+}
+
 /* Moves the owner's counts off the device, in the order of stream s (the
  * caller holds m->rw exclusively and has m->ctx current). */
 static void flush_on(struct gm_modinst *m, CUstream s)
@@ -428,7 +411,9 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     struct gm_mstream *me = mstream(m, s);
     for (uint32_t i = 0; i < m->nstreams; i++) {
         struct gm_mstream *e = &m->streams[i];
-        if (e != me && e->last) gm_cu.cuStreamWaitEvent(s, e->last->ev, 0);
+        if (e == me) continue;
+        if (e->dirty) order_after(m, s, e);
+        else if (e->last) gm_cu.cuStreamWaitEvent(s, e->last->ev, 0);
     }
     if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
     pthread_mutex_unlock(&m->mu);
@@ -453,7 +438,7 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     struct gm_ev *ev = ev_record(m->ctx, s); /* copies and zeroing done */
     struct job *j = pin && ev ? calloc(1, sizeof *j) : NULL;
     if (j) {
-        *j = (struct job){.kind = JOB_FLUSH, .ctx = m->ctx, .done = ev_ref(ev), .name = m->owner,
+        *j = (struct job){.ctx = m->ctx, .done = ev_ref(ev), .name = m->owner,
                           .graph = m->owner_graph, .check = check, .m = m, .launches = m->owned,
                           .pin = pin};
         push_job(j);
@@ -482,14 +467,29 @@ static void flush_on(struct gm_modinst *m, CUstream s)
 void gm_col_stream_destroyed(CUstream s)
 {
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) return;
+    GM_GUARD_BEGIN();
     pthread_mutex_lock(&gm_st.launch_lock);
     for (struct gm_modinst *m = gm_st.mods; m; m = m->next) {
         pthread_mutex_lock(&m->mu);
-        for (uint32_t i = 0; i < m->nstreams; i++)
-            if (m->streams[i].s == s) m->streams[i].s = RETIRED;
+        for (uint32_t i = 0; i < m->nstreams; i++) {
+            struct gm_mstream *e = &m->streams[i];
+            if (e->s != s) continue;
+            if (e->dirty) { /* its end, while it can still be named */
+                CUcontext dummy;
+                int pushed = gm_cu.cuCtxPushCurrent(m->ctx) == CUDA_SUCCESS;
+                struct gm_ev *x = ev_record(m->ctx, s);
+                if (!x) gm_cu.cuStreamSynchronize(s);
+                ev_put(e->last);
+                e->last = x;
+                e->dirty = 0;
+                if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
+            }
+            e->s = RETIRED;
+        }
         pthread_mutex_unlock(&m->mu);
     }
     pthread_mutex_unlock(&gm_st.launch_lock);
+    GM_GUARD_END();
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -556,36 +556,28 @@ void gm_col_enter(struct gm_launch_state *ls, CUstream s)
         ev_put(wait);
     }
     if (ls->sync) pthread_mutex_lock(&gm_st.sync_lock);
-    ls->ev0 = ls->nmods ? ev_record(ls->mods[0]->ctx, s) : NULL;
 }
 
 void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
 {
-    struct gm_ev *ev1 = ok && ls->nmods ? ev_record(ls->mods[0]->ctx, s) : NULL;
-    if (ok && !ev1) gm_cu.cuStreamSynchronize(s); /* no event: its end is now */
-    for (uint32_t i = 0; ok && i < ls->nmods; i++) {
+    if (!ok || !ls->nmods) return;
+    /* a per-thread default stream cannot be named by the thread that flushes */
+    struct gm_ev *ev = s == CU_STREAM_PER_THREAD ? ev_record(ls->mods[0]->ctx, s) : NULL;
+    if (s == CU_STREAM_PER_THREAD && !ev) gm_cu.cuStreamSynchronize(s); /* its end is now */
+    for (uint32_t i = 0; i < ls->nmods; i++) {
         struct gm_modinst *m = ls->mods[i];
         pthread_mutex_lock(&m->mu);
         struct gm_mstream *e = mstream(m, s);
-        if (e && ev1) {
+        if (e && ev) {
             ev_put(e->last);
-            e->last = ev_ref(ev1);
+            e->last = ev_ref(ev);
+        } else if (e && s != CU_STREAM_PER_THREAD) {
+            e->dirty = 1;
         }
         m->owned++;
         pthread_mutex_unlock(&m->mu);
     }
-    struct job *j = ev1 ? malloc(sizeof *j + ls->nmods * sizeof j->tab_space[0]) : NULL;
-    if (j) {
-        *j = (struct job){.kind = JOB_TIME, .ctx = ls->mods[0]->ctx, .ev0 = ls->ev0, .done = ev1,
-                          .rec = ls->rec, .name = ls->name, .ntabs = ls->discard ? 0 : ls->nmods,
-                          .tabs = j->tab_space};
-        for (uint32_t i = 0; i < ls->nmods; i++) j->tab_space[i] = ls->mods[i]->tab;
-        push_job(j);
-    } else {
-        ev_put(ls->ev0);
-        ev_put(ev1);
-    }
-    ls->ev0 = NULL;
+    ev_put(ev);
 }
 
 void gm_col_release(struct gm_launch_state *ls)
@@ -642,5 +634,6 @@ void gm_col_drain(CUcontext ctx, int bounded)
     } else {
         gm_warn("counters still in flight were not collected (the collector was busy)");
     }
+    if (!bounded) gm_gputime_flush(); /* kernel times CUPTI still holds */
     gm_tls()->in_runtime--;
 }

@@ -70,6 +70,8 @@ int gm_cuda_api_load(char *err, size_t errlen)
     GM_CU_FUNCS(GM_LOAD_CU)
     GM_CUPTI_FUNCS(GM_LOAD_CUPTI)
     *(void **)&gm_cu.cuptiSubscribe_v2 = dlsym(hp, "cuptiSubscribe_v2"); /* CUDA 13+ */
+#define GM_LOAD_OPTIONAL(fn) *(void **)&gm_cu.fn = dlsym(hp, GM_STR(fn));
+    GM_CUPTI_ACTIVITY_FUNCS(GM_LOAD_OPTIONAL)
     return 0;
 }
 

@@ -39,6 +39,7 @@ static void api_enter(const CUpti_CallbackData *cb)
         t->outer_api = cb->functionName;
         t->outer_site = wants_site(cb->functionName) ? gm_callsite_capture(cb->functionName) : 0;
         t->outer_recorded = 0;
+        t->outer_corr = cb->correlationId;
     }
 }
 
@@ -153,6 +154,7 @@ int gm_cupti_start(void)
         }
     }
     quiet_driver_calls();
+    gm_gputime_start();
     gm_st.active = 1;
     return 0;
 }

@@ -406,7 +406,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
         gm_st.launches++;
         gm_st.inst_launches += inst;
     }
-    t->launch_rec = gm_st.nlaunch_recs;
+    t->launch_rec = SIZE_MAX;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
     if (seq && gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
         size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
@@ -414,6 +414,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
         if (p) gm_st.launch_recs = p, gm_st.cap_launch_recs = nc;
     }
     if (seq && gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
+        t->launch_rec = gm_st.nlaunch_recs;
         struct gm_launch_rec *l = &gm_st.launch_recs[gm_st.nlaunch_recs++];
         *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,
                                     .stream = e.stream, .device = (int)dev, .api = e.api,
@@ -465,6 +466,18 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
         ls->traced |= ls->mods[i]->traced;
     }
     return 0;
+}
+
+/* Its kernel time, from CUPTI activity: per launch, and per kernel for the
+ * modules whose counts it makes (none when it is not measured). */
+static void time_launch(const CUpti_CallbackData *cb, const struct gm_launch_state *ls, int inst)
+{
+    const struct gm_rt_sitetab *tabs[ls->nmods + 1];
+    uint32_t n = 0;
+    for (uint32_t i = 0; inst && !ls->discard && i < ls->nmods; i++) tabs[n++] = ls->mods[i]->tab;
+    struct gm_tls *t = gm_tls();
+    gm_gputime_launch(cb->correlationId, t->api_depth > 1 ? t->outer_corr : 0, ls->rec,
+                      inst ? ls->name : NULL, inst && ls->graph, tabs, n);
 }
 
 /* Not measured: run K's uninstrumented copy if the module has one (1 if
@@ -520,6 +533,7 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     CUdevice dev = -1;
     ls.seq = record_launch(fi, d, inst, cb->context, &dev);
     ls.rec = gm_tls()->launch_rec;
+    time_launch(cb, &ls, inst);
     if (inst) {
         gm_col_enter(&ls, d->stream);
         for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) {

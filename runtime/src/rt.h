@@ -35,12 +35,17 @@
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
 
+#define GM_CUPTI_ACTIVITY_FUNCS(X)                                             \
+    X(cuptiActivityRegisterCallbacks) X(cuptiActivityEnable)                   \
+    X(cuptiActivityGetNextRecord) X(cuptiActivityFlushAll)
+
 #define GM_DECL_FN(fn) __typeof__(&fn) fn;
 struct gm_cuda_api {
     GM_CU_FUNCS(GM_DECL_FN)
     GM_CUPTI_FUNCS(GM_DECL_FN)
     CUptiResult (*cuptiSubscribe_v2)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *,
                                      void *params);
+    GM_CUPTI_ACTIVITY_FUNCS(GM_DECL_FN) /* optional: NULL where CUPTI lacks them */
 };
 #undef GM_DECL_FN
 GM_HIDDEN extern struct gm_cuda_api gm_cu;
@@ -56,6 +61,7 @@ struct gm_tls {
     const char *outer_api;  /* outermost API's name (e.g. cudaMalloc) */
     uintptr_t outer_site;   /* host return address of the outermost API call */
     int outer_recorded;     /* a memory event was recorded inside the outer call */
+    uint32_t outer_corr;    /* CUPTI correlation id of the outermost call */
     size_t launch_rec;      /* index in gm_st.launch_recs of the launch being recorded */
     struct gm_launch_state *launch; /* instrumented launch between entry and exit */
 };
@@ -88,7 +94,8 @@ struct gm_pin;              /* a pinned staging block (collect.c) */
 struct gm_mstream {
     CUstream s;
     uint32_t tid;           /* for CU_STREAM_PER_THREAD: whose stream */
-    struct gm_ev *last;     /* end of its latest launch of the module, or NULL */
+    struct gm_ev *last;     /* marks the end of its launches of the module, or NULL */
+    int dirty;              /* launches since the last flush that no event marks */
     uint64_t gen;           /* flushes this stream is ordered after */
 };
 /* Counters of a module accumulate on the device for one owner (a kernel
@@ -153,7 +160,7 @@ struct gm_launch_rec {
     const char *api;
     uintptr_t callsite;
     uint64_t t_ns;
-    int64_t gpu_ns;         /* instrumented kernel time (CUDA events), -1 if unknown */
+    int64_t gpu_ns;         /* kernel time (CUPTI activity, gputime.c), -1 if unknown */
     int instrumented;
 };
 
@@ -221,6 +228,17 @@ GM_HIDDEN void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData
 GM_HIDDEN int gm_is_launch_cbid(CUpti_CallbackId cbid);
 GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
+/* ---- kernel time (gputime.c) ------------------------------------------ */
+/* Enable CUPTI kernel activity; -1 (said in one line) if it cannot be. */
+GM_HIDDEN int gm_gputime_start(void);
+/* A launch with CUPTI correlation ids corr (its driver call) and
+ * outer_corr (the runtime call around it, or 0): its kernel's time goes to
+ * launch record rec and to the kernel's entry for each of tabs. */
+GM_HIDDEN void gm_gputime_launch(uint32_t corr, uint32_t outer_corr, size_t rec, const char *name,
+                                 int graph, const struct gm_rt_sitetab *const *tabs, uint32_t ntabs);
+/* Deliver every kernel record CUPTI holds (not from a signal handler). */
+GM_HIDDEN void gm_gputime_flush(void);
+
 /* ---- asynchronous collection (collect.c) ------------------------------ */
 
 /* One instrumented launch between its entry and exit callbacks. */
@@ -235,13 +253,12 @@ struct gm_launch_state {
     uint32_t nmods, cap;
     size_t rec;             /* index in gm_st.launch_recs, or SIZE_MAX */
     uint64_t seq;           /* timeline event */
-    struct gm_ev *ev0;      /* recorded before the kernel */
 };
 /* Take the modules' locks, flush counters owned by another kernel, order
- * the stream after earlier flushes, record the start event. */
+ * the stream after earlier flushes. */
 GM_HIDDEN void gm_col_enter(struct gm_launch_state *ls, CUstream s);
-/* After the launch call: ok if the kernel was enqueued. Records the end
- * event and queues the kernel time for the collector. */
+/* After the launch call: ok if the kernel was enqueued. Notes that the
+ * stream has work of the modules (a later flush orders after it). */
 GM_HIDDEN void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok);
 /* Releases what gm_col_enter took (after any waiting a sync launch does). */
 GM_HIDDEN void gm_col_release(struct gm_launch_state *ls);
