@@ -28,7 +28,13 @@ struct gm_pass_options {
     int reconverge;           /* -gm-reconverge: warp sync after each handler call */
     int inline_growth;        /* -gm-inline-growth: % of a function's size for inlined
                                  handlers; -1: every site inlined (-gm-inline-all) */
+    unsigned diag;            /* GM_DIAG_* bits: the hidden -gm-diag-* switches */
 };
+
+/* -gm-diag-no-loopinv: no loop-step counting (loopinv.c);
+ * -gm-diag-no-block: no block accumulators in shared memory (block.c). */
+#define GM_DIAG_NO_LOOPINV 1u
+#define GM_DIAG_NO_BLOCK 2u
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
  * one-line message in err on bad input (options, handler files). */

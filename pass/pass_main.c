@@ -10,6 +10,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 #include "constdata.h"
+#include "diag.h"
 #include "internal.h"
 
 static int is_nvptx(LLVMModuleRef m)
@@ -99,6 +100,7 @@ int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, siz
         return gm_fail(&e, "options struct too small");
     if (!is_nvptx(m))
         return 0;
+    gm_diag_set(o->diag);
     struct gm_cfg c;
     if (gm_cfg_parse(&c, o, &e) < 0)
         return -1;
