@@ -185,6 +185,16 @@ static void implicit_vars(LLVMModuleRef m, const struct gm_cvars *marked, struct
         qsort(mov->v, mov->n, sizeof *mov->v, by_size_desc);
 }
 
+/* Bytes of the marked variables (the program's own __constant__). */
+static uint64_t marked_bytes(LLVMModuleRef m, const struct gm_cvars *marked)
+{
+    uint64_t r = 0;
+    for (size_t i = 0; i < marked->n; i++)
+        if (is_const_def(marked->v[i]))
+            r += var_size(LLVMGetModuleDataLayout(m), marked->v[i]);
+    return r;
+}
+
 static int stuck_error(LLVMModuleRef m, LLVMValueRef g, uint64_t total, struct gm_err *e)
 {
     size_t n = 0;
@@ -223,11 +233,11 @@ int gm_constdata_fit(LLVMModuleRef m, uint64_t reserve, struct gm_err *e)
         total = gm_constdata_bytes(m) + reserve;
         changed = 1;
     }
-    free(marked.v);
-    free(mov.v);
     /* Over the limit with the program's own __constant__ alone: nvcc fails
      * too, and ptxas says so. */
-    if (total > GM_CONST_LIMIT && stuck)
-        return stuck_error(m, stuck, total, e);
+    if (total > GM_CONST_LIMIT && stuck && marked_bytes(m, &marked) + reserve <= GM_CONST_LIMIT)
+        changed = stuck_error(m, stuck, total, e);
+    free(marked.v);
+    free(mov.v);
     return changed;
 }

@@ -14,10 +14,15 @@
 ; nothing moves and ptxas reports it (as for nvcc).
 ; RUN: sed -e 's/7500 x float/20000 x float/g' %s > %t.over.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-off -S %t.over.ll | FileCheck %s --check-prefix=OVER
+; RUN: sed -e 's/^@big = internal/@big =/' %t.over.ll > %t.over-ext.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-off -S %t.over-ext.ll | FileCheck %s --check-prefix=OVER
 ; An implicit variable it may not move (external: another translation unit
 ; may refer to it) and still over the limit: one line naming it.
 ; RUN: sed -e 's/^@big = internal/@big =/' %s > %t.ext.ll
 ; RUN: not %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-off -S %t.ext.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
+; The same for a use it cannot rewrite (the address passed to a call).
+; RUN: sed -e 's/^; CALL-HERE$/  call void @use(ptr addrspace(4) @big)/' %s > %t.call.ll
+; RUN: not %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-off -S %t.call.ll -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR2
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -69,6 +74,7 @@ define ptx_kernel void @k(ptr addrspace(1) %o, i64 %i) {
   %d = load float, ptr %g, align 4
   %u = load float, ptr addrspace(4) @user, align 4
   %s = load float, ptr addrspace(4) @small, align 4
+; CALL-HERE
   %x0 = fadd float %a, %b
   %x1 = fadd float %x0, %c
   %x2 = fadd float %x1, %d
@@ -83,6 +89,9 @@ define ptx_kernel void @k(ptr addrspace(1) %o, i64 %i) {
 ; SMALL-NOT: @_ZL6unused
 ; SMALL-NOT: gpumem.constant
 
-; OVER: @big = internal unnamed_addr addrspace(4) constant [30000 x float]
+; OVER: @big = {{(internal )?}}unnamed_addr addrspace(4) constant [30000 x float]
+
+; ERR2: LLVM ERROR: gpumem: {{.*}} the const variable 'big' (120000 bytes) {{.*}} cannot be moved (a use other than loads and address arithmetic); declare it without const
+declare void @use(ptr addrspace(4))
 
 ; ERR: LLVM ERROR: gpumem: device constant data is {{[0-9]+}} bytes, over ptxas's limit of 65536: clang placed the const variable 'big' (120000 bytes) in __constant__ memory, where nvcc uses global memory, and it cannot be moved (other translation units may refer to it); declare it without const (e.g. '__device__ float' for '__device__ const float')
