@@ -28,7 +28,7 @@ mkdir -p "$OUT/lib" "$OUT/obj"
 # the GPU machine may not have them); run.sh puts lib/ on LD_LIBRARY_PATH
 cp -L "$B"/lib/*.so* "$OUT/lib/"
 for n in $(readelf -d "$OUT/lib/libgpumem.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
-  case $n in libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*) ;;
+  case $n in libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libgcc_s.so*|ld-linux*) ;;
   *) [ -f "$OUT/lib/$n" ] || { echo "gpu-check: $n (needed by libgpumem.so) is not in $B/lib" >&2; exit 2; } ;;
   esac
 done
