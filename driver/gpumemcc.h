@@ -71,6 +71,7 @@ struct gm_opts {
     size_t narchs;
     /* gpumem's own options */
     bool gm_off, gm_analyses_set;
+    bool gm_native_copies;    /* --gm-native-copies */
     bool gm_budget_error, gm_budget_off; /* --gm-handler-budget=error|off (default warn) */
     struct gm_strvec gm_analyses, gm_handlers;
     struct gm_strvec gm_pass_opts; /* -Xgm-pass items: -gm-... options of the pass */

@@ -100,7 +100,7 @@ int gm_instr_check(const struct gm_opts *o)
     static const char *const before[] = {"memory", "cond-branches", "kernel-entry", "kernel-exit", NULL};
     static const char *const after[] = {"memory", NULL};
     if (o->gm_off && (o->gm_analyses_set || o->gm_handlers.n || o->gm_inst_before ||
-                      o->gm_inst_after || o->gm_kernels || o->gm_files))
+                      o->gm_inst_after || o->gm_kernels || o->gm_files || o->gm_native_copies))
         return gm_err("--gm-off cannot be combined with other --gm-* instrumentation options");
     int rc = check_analyses(o);
     if (!rc && o->gm_inst_before)
@@ -247,6 +247,8 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc, const 
             push_mllvm(flags, "gm-kernels", o->gm_kernels);
         if (o->gm_files)
             push_mllvm(flags, "gm-files", o->gm_files);
+        if (o->gm_native_copies)
+            push_mllvm(flags, "gm-native-copies", NULL);
     }
     if (!o->debug_host && !o->debug_dev && !o->lineinfo)
         push_mllvm(flags, "gm-strip-debug", NULL);

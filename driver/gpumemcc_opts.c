@@ -44,6 +44,7 @@ FLAG(o_nodlink, o->nodlink = true)
 FLAG(o_noop, (void)o)
 FLAG(o_fwd, o->forward_unknown = true)
 FLAG(o_gmoff, o->gm_off = true)
+FLAG(o_native, o->gm_native_copies = true)
 FLAG(o_resusage, gm_sv_push(&o->ptxas, "-v"))
 
 static int o_compile(struct gm_opts *o, const char *v) { (void)v; return set_phase(o, GM_PH_COMPILE, "-c"); }
@@ -316,6 +317,8 @@ const struct gm_optdef gm_optdefs[] = {
     {"gm-inst-after", NULL, "EVENTS", o_after, "memory, or empty for none (default memory)"},
     {"gm-kernels", NULL, "REGEX", o_kernels, "instrument only kernels matching (POSIX ERE)"},
     {"gm-files", NULL, "REGEX", o_files, "instrument only code from source files matching"},
+    {"gm-native-copies", NULL, NULL, o_native, "also keep an uninstrumented copy of each kernel: launches "
+     "GPUMEM_KERNEL_REGEX / GPUMEM_LAUNCH_* leave unmeasured run it (adds about a --gm-off build's device code)"},
     {"gm-off", NULL, NULL, o_gmoff, "no instrumentation, same compiler and flags (baseline)"},
     {"gm-dry-run", NULL, NULL, o_dryrun, "as -dryrun"},
     {"gm-pass-options", "Xgm-pass", "OPTS", o_gmpass, "comma-separated options for the gpumem pass (-gm-..., docs/pass.md)"},

@@ -103,14 +103,16 @@ static int kernel_ok(const struct gm_cfg *c, const char *name)
     return ok;
 }
 
-/* Never instrumented: declarations, intrinsics, gpumem's own code. */
+/* Never instrumented: declarations, intrinsics, gpumem's own code and its
+ * uninstrumented copies (clone.c). */
 static int is_candidate(LLVMValueRef f)
 {
     size_t n = 0;
     const char *name = LLVMGetValueName2(f, &n);
     if (LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
         return 0;
-    if (gm_starts_with(name, GM_SYMBOL_PREFIX) || gm_starts_with(name, GM_PRIVATE_PREFIX))
+    if (gm_starts_with(name, GM_SYMBOL_PREFIX) || gm_starts_with(name, GM_PRIVATE_PREFIX) ||
+        gm_is_native_copy(f))
         return 0;
     return !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, GM_HANDLER_ATTR,
                                           (unsigned)strlen(GM_HANDLER_ATTR));

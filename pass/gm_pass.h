@@ -28,6 +28,8 @@ struct gm_pass_options {
     int reconverge;           /* -gm-reconverge: warp sync after each handler call */
     int inline_growth;        /* -gm-inline-growth: % of a function's size for inlined
                                  handlers; -1: every site inlined (-gm-inline-all) */
+    int native_copies;        /* -gm-native-copies: keep an uninstrumented copy of
+                                 each instrumented kernel (clone.c) */
     unsigned diag;            /* GM_DIAG_* bits: the hidden -gm-diag-* switches */
 };
 

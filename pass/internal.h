@@ -23,6 +23,8 @@ enum gm_ev { GM_EV_BMEM, GM_EV_ALOAD, GM_EV_BRANCH, GM_EV_ENTRY, GM_EV_EXIT, GM_
 
 /* Function attribute that marks code linked from handler bitcode. */
 #define GM_HANDLER_ATTR "gm-handler"
+/* Function attribute that marks an uninstrumented copy (clone.c). */
+#define GM_NATIVE_ATTR "gm-native"
 
 struct gm_err { char *buf; size_t len; };
 struct gm_sites;
@@ -35,6 +37,7 @@ struct gm_cfg {
     int strip, off;
     int reconverge;                   /* -gm-reconverge (insert.c) */
     int growth_pct;                   /* -gm-inline-growth (outline.c) */
+    int native;                       /* -gm-native-copies (clone.c) */
     char **paths;                     /* handler bitcode files */
     int npaths;
 };
@@ -143,6 +146,12 @@ int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs);
 LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
+
+/* Uninstrumented copies of the kernels to be instrumented (clone.c):
+ * returns how many functions were copied. */
+int gm_clone_kernels(LLVMModuleRef m, const struct gm_cfg *c);
+int gm_is_native_copy(LLVMValueRef f);
+void gm_drop_native_copies(LLVMModuleRef m);   /* those no longer needed */
 
 /* Module-level pieces. */
 int gm_prepare(LLVMModuleRef m, struct gm_err *e);

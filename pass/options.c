@@ -70,6 +70,7 @@ int gm_cfg_parse(struct gm_cfg *c, const struct gm_pass_options *o, struct gm_er
     c->off = o->off;
     c->reconverge = o->reconverge;
     c->growth_pct = o->inline_growth;
+    c->native = o->native_copies;
     if (parse_events("-gm-inst-before", o->inst_before,
                      GM_INST_MEMORY | GM_INST_BRANCH | GM_INST_ENTRY | GM_INST_EXIT,
                      &c->before, e) < 0 ||

@@ -69,6 +69,8 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     if (!any(&a) || already_done(m))
         return 0;
     uint64_t modid = gm_modid(m);
+    if (c->native)
+        gm_clone_kernels(m, c);
     if (gm_prepare(m, e) < 0)
         return -1;
     LLVMValueRef *fns = NULL;
@@ -78,6 +80,8 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
     gm_select_functions(m, c, &fns, &nfns);
     gm_select_sites(m, fns, nfns, &a, &s);
     free(fns);
+    if (!s.n && c->native)
+        gm_drop_native_copies(m);   /* nothing instrumented: the kernels are native */
     int rc = 1;
     if (s.n && (gm_handlers_link(h, m, modid, e) < 0 || gm_insert_calls(m, &s, h, &a, c, e) < 0 ||
                 gm_define_module_globals(m, modid, (uint32_t)s.n, h) < 0 ||

@@ -37,6 +37,8 @@ static cl::opt<unsigned> InlineGrowth("gm-inline-growth", cl::init(100), cl::Hid
              "of the kernel's instructions; other sites call one out-of-line copy"));
 static cl::opt<bool> InlineAll("gm-inline-all", cl::init(false), cl::Hidden,
     cl::desc("gpumem: inline the handlers at every site (no out-of-line copies; tests)"));
+static cl::opt<bool> NativeCopies("gm-native-copies", cl::init(false),
+    cl::desc("gpumem: keep an uninstrumented copy K__gm_native of each instrumented kernel K"));
 static cl::opt<bool> DiagNoLoopinv("gm-diag-no-loopinv", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: count loop sites per iteration, no loop steps"));
 static cl::opt<bool> DiagNoBlock("gm-diag-no-block", cl::init(false), cl::Hidden,
@@ -50,7 +52,7 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
     gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
                          InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
                          StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
-                         InlineAll ? -1 : (int)InlineGrowth,
+                         InlineAll ? -1 : (int)InlineGrowth, NativeCopies ? 1 : 0,
                          (DiagNoLoopinv ? GM_DIAG_NO_LOOPINV : 0u) |
                              (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u)};
     char err[1024] = "";

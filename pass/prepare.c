@@ -4,7 +4,8 @@
  * module before any call is inserted, with an NVPTX target machine for the
  * module's CPU, so vector loads stay vector and provably global generic
  * pointers become global: the backend could no longer do either across the
- * inserted calls. Depends on LLVM-C (TargetMachine, Transforms/PassBuilder).
+ * inserted calls. Uninstrumented copies (clone.c) are left as they are.
+ * Depends on LLVM-C (TargetMachine, Transforms/PassBuilder).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,15 @@ int gm_prepare(LLVMModuleRef m, struct gm_err *e)
 {
     LLVMTargetMachineRef tm = make_tm(m);
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPasses(m, "function(infer-address-spaces,load-store-vectorizer)", tm, o);
+    LLVMErrorRef err = NULL;
+    LLVMValueRef f = LLVMGetFirstFunction(m);
+    while (f && !gm_is_native_copy(f))
+        f = LLVMGetNextFunction(f);
+    if (!f) /* no copies: the whole module at once */
+        err = LLVMRunPasses(m, "function(infer-address-spaces,load-store-vectorizer)", tm, o);
+    for (f = f ? LLVMGetFirstFunction(m) : NULL; f && !err; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && !gm_is_native_copy(f))
+            err = LLVMRunPassesOnFunction(f, "infer-address-spaces,load-store-vectorizer", tm, o);
     LLVMDisposePassBuilderOptions(o);
     if (tm)
         LLVMDisposeTargetMachine(tm);

@@ -14,13 +14,16 @@
 # verdict is "same-verification"; otherwise "differs", with the first
 # differing lines in the note. Results go to $OUT (or out/corpus-run):
 # runs.tsv, times.tsv, logs.tar.gz; each row is written as soon as known.
-# Usage: bench/corpus/run.sh [-t SECONDS per run] [-c "nvcc gm off"] [PROGRAM...]
+# -p N runs N programs at once (each program's builds still one after the
+# other): for verdicts only, since programs sharing the GPU slow each other,
+# so runs.tsv then marks every time as concurrent.
+# Usage: bench/corpus/run.sh [-t SECONDS per run] [-c "nvcc gm off"] [-p N] [PROGRAM...]
 # Depends on: sh, tar, timeout, diff, awk; a CUDA driver.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-tmo=120 configs="nvcc gm"
-while getopts t:c: f; do
-  case $f in t) tmo=$OPTARG ;; c) configs=$OPTARG ;; *) exit 2 ;; esac
+tmo=120 configs="nvcc gm" par=1
+while getopts t:c:p: f; do
+  case $f in t) tmo=$OPTARG ;; c) configs=$OPTARG ;; p) par=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 out=${OUT:-$root/out/corpus-run}
@@ -62,12 +65,12 @@ kernel_ms() { # PROGRAM CONFIG: total kernel time of the run, or - without a com
   awk -F'\t' '{ns += $3} END {printf "%.3f\n", ns / 1e6}' "$f"
 }
 
-for p in $progs; do
-  a=$(args_of "$p")
+one_program() { # PROGRAM: run its builds, compare, append its rows
+  p=$1 a=$(args_of "$1")
   case $a in
-  '#'*|'	#'*) printf '%s\t-\t-\tnot run\t-\t-\t-\t-\t-\tthe Makefile run target is commented out\n' "$p" >>"$out/runs.tsv"; continue ;;
+  '#'*|'	#'*) printf '%s\t-\t-\tnot run\t-\t-\t-\t-\t-\tthe Makefile run target is commented out\n' "$p" >>"$out/runs.tsv"; return ;;
   esac
-  [ -x "$c/nvcc/$p/main" ] && [ -x "$c/gm/$p/main" ] || continue
+  [ -x "$c/nvcc/$p/main" ] && [ -x "$c/gm/$p/main" ] || return
   for k in $configs; do
     [ -x "$c/$k/$p/main" ] && run_one "$k" "$p" "$a"
   done
@@ -77,23 +80,37 @@ for p in $progs; do
     grep -E "$TIMING" "$logs/$p.$k.out" | head -20 | tr '\t\n' '  ' >"$logs/$p.$k.times"
   done
   note=
+  [ "$par" -gt 1 ] && note="times concurrent (-p $par); "
   if [ "$rg" = 124 ] || [ "$rg" = 137 ]; then
-    verdict=timeout note="gpumemcc build still running after $tmo s"
+    verdict=timeout note="${note}gpumemcc build still running after $tmo s"
   elif [ "$rn" != "$rg" ]; then
-    verdict=differs note="exit status $rn vs $rg: $(tail -n 1 "$logs/$p.gm.err" | cut -c1-160)"
+    verdict=differs note="${note}exit status $rn vs $rg: $(tail -n 1 "$logs/$p.gm.err" | cut -c1-160)"
   elif cmp -s "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp"; then
     verdict=same
   elif [ "$(grep -E "$VERIFY" "$logs/$p.nvcc.cmp")" = "$(grep -E "$VERIFY" "$logs/$p.gm.cmp")" ]; then
     verdict=same-verification
-    note="other lines differ: $(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-80 | tr '\t\n' '  ')"
+    note="${note}other lines differ: $(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-80 | tr '\t\n' '  ')"
   else
     verdict=differs
-    note=$(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-100 | tr '\t\n' '  ')
+    note=$note$(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-100 | tr '\t\n' '  ')
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
     "$(cat "$logs/$p.gm.s")" "$(kernel_ms "$p" nvcc)" "$(kernel_ms "$p" gm)" "$(kernel_ms "$p" off)" \
     "$note" >>"$out/runs.tsv"
   printf '%s\t%s\t%s\n' "$p" "$(cat "$logs/$p.nvcc.times")" "$(cat "$logs/$p.gm.times")" >>"$out/times.tsv"
   echo "$p: $verdict ($(cat "$logs/$p.nvcc.s") s / $(cat "$logs/$p.gm.s") s) $note"
-  tar czf "$out/logs.tar.gz" -C "$work" logs 2>/dev/null
+}
+
+running=0
+for p in $progs; do
+  if [ "$par" -le 1 ]; then
+    one_program "$p"
+  else
+    one_program "$p" &
+    running=$((running + 1))
+    [ "$running" -ge "$par" ] && { wait; running=0; }
+  fi
+  tar czf "$out/logs.tar.gz.part" -C "$work" logs 2>/dev/null && mv "$out/logs.tar.gz.part" "$out/logs.tar.gz"
 done
+wait
+tar czf "$out/logs.tar.gz.part" -C "$work" logs 2>/dev/null && mv "$out/logs.tar.gz.part" "$out/logs.tar.gz"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Builds the launch benchmark twice with gpumemcc: launch.inst (default
-# analyses) and launch.off (--gm-off), into BUILD_DIR/tests/gpu/bench-launch
+# Builds the launch benchmark three times with gpumemcc: launch.inst (default
+# analyses), launch.off (--gm-off) and launch.sel (default analyses with
+# --gm-native-copies), into BUILD_DIR/tests/gpu/bench-launch
 # (packed by tests/gpu/pack.sh with the rest of BUILD_DIR/tests/gpu).
 # Usage: bench/launch/build.sh [BUILD_DIR (default build)]
 # Depends on: a built gpumemcc in BUILD_DIR/bin.
@@ -13,4 +14,5 @@ mkdir -p "$out"
 cc="$B/bin/gpumemcc"
 "$cc" -arch=sm_90 -O3 "$root/bench/launch/launch.cu" -o "$out/launch.inst" -lpthread
 "$cc" -arch=sm_90 -O3 --gm-off "$root/bench/launch/launch.cu" -o "$out/launch.off" -lpthread
-echo "launch: built $out/launch.inst $out/launch.off"
+"$cc" -arch=sm_90 -O3 --gm-native-copies "$root/bench/launch/launch.cu" -o "$out/launch.sel" -lpthread
+echo "launch: built $out/launch.inst $out/launch.off $out/launch.sel"

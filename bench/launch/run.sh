@@ -7,7 +7,13 @@
 # $OUT/launch.md a table: host us per launch off / instrumented and the
 # ratio (target <= 1.2), wall us per launch, the overlap factors, and an
 # exactness check (two kernels of one module alternating over 4 streams,
-# in flight at exit: counts must be 1000 x one round's).
+# in flight at exit: counts must be 1000 x one round's). Then launches
+# that run-time selection does not measure (issue 8 item 2): launch.sel
+# (--gm-native-copies) with GPUMEM_KERNEL_REGEX matching no kernel, so
+# every launch runs axpy's uninstrumented copy, vs launch.off, both with
+# gm-ktime injected (CUPTI kernel activity): kernel ns per launch (axpy vs
+# axpy__gm_native; target <= 1.02x) and host us per launch (under gm-ktime,
+# so only comparable between these two rows), median of REPS.
 # Usage: bench/launch/run.sh [BUILD_DIR (default build)] [REPS]
 # Depends on: sh, awk, the binaries from bench/launch/build.sh.
 set -u
@@ -67,4 +73,36 @@ verdict=$(awk -F, 'FNR == 1 { f++; next }
         if (n == 0) print "FAIL: no counters"; else if (bad != "") print "FAIL: " bad; else print "PASS: " n " counters exact" }' \
   "$out/exact1.d/gpumem-counters.csv" "$out/exact.d/gpumem-counters.csv" 2>/dev/null)
 echo "- exact (axpy and scale alternating over 4 streams, 1000 rounds, in flight at exit): ${verdict:-FAIL: no output}" >>"$out/launch.md"
+# unselected launches: the uninstrumented copies (launch.sel), 1 stream
+if [ -x "$bin/launch.sel" ] && [ -f "$B/lib/libgm-ktime.so" ]; then
+  for v in off sel; do : >"$out/launch.unsel.$v"; done
+  r=0
+  while [ "$r" -lt "$reps" ]; do
+    for v in off sel; do
+      GPUMEM_FORCE=1 GPUMEM_KERNEL_REGEX=no_kernel_has_this_name CUDA_INJECTION64_PATH="$B/lib/libgm-ktime.so" \
+        GM_KTIME_OUT="$out/launch.unsel.$v.ktime" "$bin/launch.$v" 1stream 20000 >"$out/launch.unsel.line" 2>>"$log" ||
+        echo "launch.$v unselected failed" | tee -a "$log"
+      kns=$(awk -F'\t' '$1 ~ /axpy/ { n += $2; t += $3 } END { if (n > 0) printf "%.1f", t / n }' "$out/launch.unsel.$v.ktime")
+      echo "$(field host_us_per_launch <"$out/launch.unsel.line") $kns" >>"$out/launch.unsel.$v"
+    done
+    r=$((r + 1))
+  done
+  ho=$(awk '{ print $1 }' "$out/launch.unsel.off" | median)
+  hs=$(awk '{ print $1 }' "$out/launch.unsel.sel" | median)
+  ko=$(awk '{ print $2 }' "$out/launch.unsel.off" | median)
+  ks=$(awk '{ print $2 }' "$out/launch.unsel.sel" | median)
+  kr=$(awk -v a="$ks" -v b="$ko" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }')
+  names=$(cut -f1 "$out/launch.unsel.sel.ktime" | tr '\n' ' ')
+  {
+    echo
+    echo "Unselected launches (launch.sel --gm-native-copies, GPUMEM_KERNEL_REGEX matching no kernel; 1 stream, 20000 launches; under gm-ktime; kernels that ran: $names):"
+    echo
+    echo "| build | host us/launch | kernel ns/launch |"
+    echo "|---|---|---|"
+    echo "| --gm-off | $ho | $ko |"
+    echo "| unselected (copy) | $hs | $ks |"
+    echo
+    echo "- kernel time unselected / --gm-off: ${kr}x (target <= 1.02)"
+  } >>"$out/launch.md"
+fi
 cat "$out/launch.md"

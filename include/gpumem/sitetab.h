@@ -28,6 +28,13 @@
 #define GM_SITETAB_VERSION 1u
 #define GM_SITETAB_SYM_PREFIX "__gm_sitetab__"
 
+/* With gpumemcc --gm-native-copies the pass also keeps an uninstrumented copy
+ * of every instrumented kernel K, itself a kernel, named K GM_NATIVE_SUFFIX
+ * (e.g. _Z6vecaddPfi__gm_native); the runtime launches it in K's place for
+ * launches that run-time selection does not measure. Not in the table: the
+ * runtime looks the name up in the module or library. */
+#define GM_NATIVE_SUFFIX "__gm_native"
+
 struct gm_sitetab_header {
     char magic[8];          /* GM_SITETAB_MAGIC */
     uint32_t version;       /* GM_SITETAB_VERSION */

@@ -117,6 +117,7 @@ struct job {
     size_t rec;                 /* time: launch record */
     const char *name;           /* time: kernel; flush: owner */
     int graph;
+    int check;                  /* flush: launches that ran copies; counts must be zero */
     uint32_t ntabs;             /* time: modules whose kernel entry gets the time */
     const struct gm_rt_sitetab **tabs; /* -> tab_space */
     struct gm_modinst *m;       /* flush */
@@ -278,7 +279,8 @@ static void fold_job(struct job *j, CUresult r)
         fold_time(j, r);
         return;
     }
-    if (r == CUDA_SUCCESS) fold_counts(j->m, j->name, j->graph, j->launches, j->pin->data);
+    if (r == CUDA_SUCCESS && j->check) gm_select_check(all_zero(j->pin->data, module_words(j->m)));
+    else if (r == CUDA_SUCCESS) fold_counts(j->m, j->name, j->graph, j->launches, j->pin->data);
     else gm_warn("cannot read counters of %s (%s): %llu launches not counted", j->name,
                  gm_cu_err(r), (unsigned long long)j->launches);
     pin_put(j->m, j->pin);
@@ -430,7 +432,9 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     }
     if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
     pthread_mutex_unlock(&m->mu);
-    struct gm_pin *pin = m->owner_discard ? NULL : pin_get(m); /* unselected: only zeroed */
+    /* unselected: only zeroed; read at first if they ran copies (select.c checks) */
+    int check = m->owner_native && gm_select_check_wanted();
+    struct gm_pin *pin = m->owner_discard && !check ? NULL : pin_get(m);
     CUresult r = CUDA_SUCCESS;
     for (uint32_t i = 0, off = 0; pin && r == CUDA_SUCCESS && i < m->nsets; i++) {
         size_t n = set_words(m, &m->sets[i]);
@@ -440,6 +444,9 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     if (!m->owner_discard && (!pin || r != CUDA_SUCCESS)) { /* the host waits; counts stay exact */
         sync_fallback(m, s, pin);
         pin = NULL;
+    } else if (check && pin && r != CUDA_SUCCESS) { /* no check this time */
+        pin_put(m, pin);
+        pin = NULL;
     }
     for (uint32_t i = 0; i < m->nsets; i++)
         gm_cu.cuMemsetD8Async(m->sets[i].dev, 0, set_words(m, &m->sets[i]) * 8, s);
@@ -447,11 +454,13 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     struct job *j = pin && ev ? calloc(1, sizeof *j) : NULL;
     if (j) {
         *j = (struct job){.kind = JOB_FLUSH, .ctx = m->ctx, .done = ev_ref(ev), .name = m->owner,
-                          .graph = m->owner_graph, .m = m, .launches = m->owned, .pin = pin};
+                          .graph = m->owner_graph, .check = check, .m = m, .launches = m->owned,
+                          .pin = pin};
         push_job(j);
     } else if (pin) {
         CUresult w = ev ? gm_cu.cuEventSynchronize(ev->ev) : gm_cu.cuStreamSynchronize(s);
-        if (w == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, pin->data);
+        if (w == CUDA_SUCCESS && check) gm_select_check(all_zero(pin->data, module_words(m)));
+        else if (w == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, pin->data);
         else gm_warn("cannot read counters of %s (%s)", m->owner, gm_cu_err(w));
         pin_put(m, pin);
     }
@@ -533,6 +542,7 @@ void gm_col_enter(struct gm_launch_state *ls, CUstream s)
             m->owner = ls->name;
             m->owner_graph = ls->graph;
             m->owner_discard = ls->discard;
+            m->owner_native = ls->native;
         }
         struct gm_ev *wait = NULL;
         pthread_mutex_lock(&m->mu);

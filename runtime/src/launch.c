@@ -7,6 +7,8 @@
  * after earlier flushes and times it; the host does not wait for the
  * kernel. Launches with the allocations analysis wait for their kernel at
  * exit and read its per-launch allocation counters (one at a time).
+ * A launch that run-time selection does not measure runs the kernel's
+ * uninstrumented copy where the module has one (native.c).
  * Depends on the CUDA driver API (via gm_cu) and CUPTI; never on LLVM.
  */
 #include "rt.h"
@@ -465,7 +467,26 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
     return 0;
 }
 
-static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc *d, int graph)
+/* Not measured: run K's uninstrumented copy if the module has one (1 if
+ * switched). Its launch still owns the counters as not measured (they are
+ * zeroed, read only to check that the copies counted nothing), so counts
+ * stay exact whatever ran. */
+static int run_native(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct gm_fninfo *fi,
+                      const struct launch_desc *d, int graph)
+{
+    int switched = 0;
+    if (!graph) {
+        pthread_mutex_lock(&gm_st.launch_lock);
+        if (!fi->native.known) gm_native_lookup(&fi->native, d->fn, fi->name);
+        switched = gm_native_switch(&fi->native, cbid, cb);
+        pthread_mutex_unlock(&gm_st.launch_lock);
+    }
+    gm_select_unmeasured(switched);
+    return switched;
+}
+
+static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
+                         const struct launch_desc *d, int graph)
 {
     static _Thread_local struct gm_launch_state ls;
     if (capturing(d->stream)) {
@@ -487,10 +508,13 @@ static void launch_enter(const CUpti_CallbackData *cb, const struct launch_desc 
     int inst = fi && fi->nmods > 0 && take_mods(&ls, fi) == 0;
     pthread_mutex_unlock(&gm_st.launch_lock);
     ls.discard = inst && !gm_select_launch(ls.name);
+    /* a module with a trace buffer keeps its kernel: the trace's own
+     * selection (GPUMEM_TRACE_*) may want this launch's records */
+    ls.native = ls.discard && !ls.traced && run_native(cbid, cb, fi, d, graph);
     if (ls.discard) { /* not selected: its counts are thrown away */
-        static const char *unmeasured;
-        if (!unmeasured) unmeasured = gm_intern("[not measured]");
-        ls.name = unmeasured;
+        static const char *unmeasured, *copies; /* owners apart: the copies' counts are checked */
+        if (!unmeasured) unmeasured = gm_intern("[not measured]"), copies = gm_intern("[not measured, copy]");
+        ls.name = ls.native ? copies : unmeasured;
         ls.graph = 0;
     }
     CUdevice dev = -1;
@@ -545,7 +569,7 @@ void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     struct launch_desc d;
     decode(cbid, cb, &d);
-    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cb, &d, is_graph(cbid));
+    if (cb->callbackSite == CUPTI_API_ENTER) launch_enter(cbid, cb, &d, is_graph(cbid));
     else launch_exit(cb, &d);
 }
 

@@ -29,7 +29,8 @@
     X(cuGetErrorString) X(cuStreamIsCapturing) X(cuEventCreate) X(cuEventRecord)  \
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuEventQuery) X(cuEventSynchronize)  \
     X(cuStreamWaitEvent) X(cuMemcpyDtoHAsync) X(cuMemAllocHost) X(cuMemFreeHost)  \
-    X(cuCtxPushCurrent) X(cuCtxPopCurrent)
+    X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuModuleGetFunction) X(cuLibraryGetKernel)  \
+    X(cuFuncGetAttribute) X(cuFuncSetAttribute)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
@@ -102,6 +103,7 @@ struct gm_modinst {
     const char *owner;      /* interned kernel name, or NULL */
     int owner_graph;        /* the owner is the [CUDA graph] pseudo-kernel */
     int owner_discard;      /* the owner is launches not selected: zero, never read */
+    int owner_native;       /* ... that ran uninstrumented copies: read to check they counted nothing */
     uint64_t owned;         /* owner's launches since the last flush */
     struct gm_mstream *streams;
     uint32_t nstreams, capstreams;
@@ -129,6 +131,12 @@ struct gm_fninfo {
     struct gm_modinst **mods; /* instrumented modules reachable from it */
     uint32_t nmods;
     unsigned reg_count;     /* site tables known when resolved (lazy loading) */
+    struct gm_native {      /* its uninstrumented copy in this context (native.c) */
+        int known;          /* looked up */
+        CUfunction copy;    /* NULL: none */
+        CUfunction orig;    /* the kernel itself, whose attributes the copy mirrors */
+        int attr[4];        /* the copy's mirrored attributes as last set */
+    } native;
     UT_hash_handle hh;
 };
 
@@ -222,6 +230,7 @@ struct gm_launch_state {
     int sync;               /* waits for the kernel at exit (allocations analysis) */
     int traced;             /* a module has a trace buffer (trace_session.h) */
     int discard;            /* not selected (select.c): counts are thrown away */
+    int native;             /* not selected and switched to the uninstrumented copy (native.c) */
     struct gm_modinst **mods; /* its modules, sorted by address, locked */
     uint32_t nmods, cap;
     size_t rec;             /* index in gm_st.launch_recs, or SIZE_MAX */
@@ -254,8 +263,26 @@ GM_HIDDEN void gm_col_forget_ctx(CUcontext ctx);
 /* 1 if this launch of kernel `name` (interned) is measured: GPUMEM_KERNEL_REGEX,
  * GPUMEM_LAUNCH_SKIP, GPUMEM_LAUNCH_EVERY, GPUMEM_LAUNCH_COUNT. */
 GM_HIDDEN int gm_select_launch(const char *name);
+/* A launch that is not measured ran the uninstrumented copy (native 1) or
+ * the instrumented kernel (0: no copy, or a graph launch). */
+GM_HIDDEN void gm_select_unmeasured(int native);
+/* 1 while the counters of launches switched to copies are still to be
+ * checked (the first few flushes); then the result of one check: clean is
+ * 1 if they counted nothing (the copies ran), 0 if not (warned once). */
+GM_HIDDEN int gm_select_check_wanted(void);
+GM_HIDDEN void gm_select_check(int clean);
 /* The report note on what was measured (NULL when every launch was). */
 GM_HIDDEN char *gm_select_note(void);
+
+/* ---- uninstrumented copies (native.c) --------------------------------- */
+/* Finds the copy of kernel `name` launched through handle fn (CUfunction
+ * or CUkernel) in the current context; n->copy stays NULL if there is none. */
+GM_HIDDEN void gm_native_lookup(struct gm_native *n, void *fn, const char *name);
+/* Gives the copy the kernel's attributes the program may have set
+ * (dynamic shared memory limit, carveout, cluster policy) and puts it in
+ * place of the kernel in a launch's entry-callback parameters; 1 if done,
+ * 0 if not (no copy, an attribute could not be set). Caller serialises. */
+GM_HIDDEN int gm_native_switch(struct gm_native *n, CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
 /* ---- allocations analysis (alloc_upload.c) --------------------------- */
 struct gm_astat_launch {

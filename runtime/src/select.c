@@ -9,8 +9,9 @@
  *   GPUMEM_LAUNCH_COUNT  at most N launches measured in all (0: no limit)
  * A launch that is not measured adds nothing to any kernel's counts (they
  * are per measured launch, never extrapolated); the report says how many
- * launches were measured and why. Depends on libc (regex) and the runtime
- * state; no CUDA.
+ * launches were measured and why, and how many of the others ran the
+ * kernel's uninstrumented copy (native.c). Depends on libc (regex) and the
+ * runtime state; no CUDA.
  */
 #include "rt.h"
 
@@ -18,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct kcount { const char *name; uint64_t eligible; UT_hash_handle hh; };
+/* Per kernel: eligible launches so far, and whether its name matched
+ * (regexec and the demangler once per kernel, not per launch). */
+struct kcount { const char *name; uint64_t eligible; int match; UT_hash_handle hh; };
 
 static struct {
     pthread_once_t once;
@@ -29,6 +32,9 @@ static struct {
     const char *re_text;
     uint64_t skip, every, count;
     uint64_t seen, eligible, measured; /* launches */
+    uint64_t native;        /* not measured, ran the uninstrumented copy */
+    int checks;             /* flushes of the copies' counters checked */
+    int failed;             /* one of them had counts: the driver ran the kernel itself */
     struct kcount *per_kernel;
 } S = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -59,16 +65,17 @@ static int name_matches(const char *name)
     return hit;
 }
 
-/* Eligible launches of this kernel so far (names are interned: keyed by pointer). */
-static uint64_t *kernel_count(const char *name)
+/* This kernel's entry (names are interned: keyed by pointer), or NULL. */
+static struct kcount *kernel_of(const char *name)
 {
     struct kcount *k;
     HASH_FIND_PTR(S.per_kernel, &name, k);
     if (!k && (k = calloc(1, sizeof *k))) {
         k->name = name;
+        k->match = !S.have_re || name_matches(name);
         HASH_ADD_PTR(S.per_kernel, name, k);
     }
-    return k ? &k->eligible : NULL;
+    return k;
 }
 
 int gm_select_launch(const char *name)
@@ -77,26 +84,68 @@ int gm_select_launch(const char *name)
     if (!S.active) return 1;
     pthread_mutex_lock(&S.lock);
     S.seen++;
-    int take = !S.have_re || name_matches(name);
+    struct kcount *k = kernel_of(name);
+    int take = k ? k->match : !S.have_re || name_matches(name);
     if (take) take = S.eligible++ >= S.skip;
-    uint64_t *n = take ? kernel_count(name) : NULL;
-    if (take) take = n && (*n)++ % S.every == 0;
+    if (take) take = k && k->eligible++ % S.every == 0;
     if (take) take = !S.count || S.measured < S.count;
     S.measured += take;
     pthread_mutex_unlock(&S.lock);
     return take;
 }
 
+void gm_select_unmeasured(int native)
+{
+    pthread_mutex_lock(&S.lock);
+    S.native += native != 0;
+    pthread_mutex_unlock(&S.lock);
+}
+
+/* Only the first flushes: a check costs a counter copy to the host. */
+enum { CHECKS = 4 };
+
+int gm_select_check_wanted(void)
+{
+    pthread_mutex_lock(&S.lock);
+    int want = S.checks < CHECKS && !S.failed;
+    S.checks += want;
+    pthread_mutex_unlock(&S.lock);
+    return want;
+}
+
+void gm_select_check(int clean)
+{
+    pthread_mutex_lock(&S.lock);
+    int first = !clean && !S.failed++;
+    pthread_mutex_unlock(&S.lock);
+    if (first)
+        gm_warn("launches switched to uninstrumented copies counted events: this CUDA driver "
+                "ignored the switch and ran the instrumented kernels (at instrumented speed; "
+                "counts stay exact)");
+}
+
 char *gm_select_note(void)
 {
     if (!S.active) return NULL;
-    char line[512], every[48] = "", skip[48] = "", count[48] = "";
+    char line[1024], every[48] = "", skip[48] = "", count[48] = "", others[256] = "";
     if (S.every > 1) snprintf(every, sizeof every, " GPUMEM_LAUNCH_EVERY=%llu", (unsigned long long)S.every);
     if (S.skip) snprintf(skip, sizeof skip, " GPUMEM_LAUNCH_SKIP=%llu", (unsigned long long)S.skip);
     if (S.count) snprintf(count, sizeof count, " GPUMEM_LAUNCH_COUNT=%llu", (unsigned long long)S.count);
+    uint64_t rest = S.seen - S.measured;
+    if (S.failed)
+        snprintf(others, sizeof others, "; the %llu others ran the instrumented kernels (the driver "
+                 "ignored the switch to the uninstrumented copies)", (unsigned long long)rest);
+    else if (rest && S.native == rest)
+        snprintf(others, sizeof others, "; the %llu others ran the uninstrumented copies",
+                 (unsigned long long)rest);
+    else if (rest)
+        snprintf(others, sizeof others, "; of the %llu others %llu ran the uninstrumented copies, "
+                 "%llu the kernel as built (graph launches, traced modules; kernels without a copy: build with --gm-native-copies)",
+                 (unsigned long long)rest, (unsigned long long)S.native,
+                 (unsigned long long)(rest - S.native));
     snprintf(line, sizeof line, "launch selection:%s%s%s%s%s: %llu of %llu instrumented launches "
-             "measured; kernel counts cover the measured launches only (not extrapolated)",
+             "measured; kernel counts cover the measured launches only (not extrapolated)%s",
              S.have_re ? " GPUMEM_KERNEL_REGEX=" : "", S.have_re ? S.re_text : "", skip, every, count,
-             (unsigned long long)S.measured, (unsigned long long)S.seen);
+             (unsigned long long)S.measured, (unsigned long long)S.seen, others);
     return strdup(line);
 }

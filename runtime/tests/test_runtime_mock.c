@@ -6,7 +6,9 @@
  * (the "kernel" adds per-warp counts into the counters the runtime set up,
  * as a memops handler would), a captured launch, a graph launch, a runtime
  * call without a driver call inside, then ends normally, with exit(3) or
- * with SIGSEGV. tests/lit/runtime/mock-*.test check what the runtime wrote.
+ * with SIGSEGV. With MOCK_NATIVE=1 every kernel has an uninstrumented copy
+ * (mock_cuda.c) that counts nothing (with MOCK_NATIVE_IGNORED=1 the mock
+ * launches the kernel itself); the test prints how many launches ran one. tests/lit/runtime/mock-*.test check what the runtime wrote.
  * Usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv|abort|streams[-exit|-crash]
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +33,8 @@ void mock_cuda_app_thread(void);
 void mock_cuda_stream_destroy(CUstream s);
 void mock_cuda_sync_all(void);
 long mock_cuda_pending(void);
+int mock_cuda_is_native(const void *handle);
+int mock_cuda_launch_ok(const void *f, unsigned shmem);
 int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data);
 int mock_cupti_enabled(CUpti_CallbackDomain d, CUpti_CallbackId c);
 
@@ -107,6 +111,30 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params)
     return ((const cuGraphLaunch_params *)params)->hStream;
 }
 
+/* The kernel handle after the entry callbacks (they may have replaced it). */
+static const void *launch_handle(CUpti_CallbackId id, const void *params)
+{
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
+        return ((const cuLaunchKernel_params *)params)->f;
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) return ((const cuLaunchKernelEx_params *)params)->f;
+    return NULL;
+}
+
+/* Dynamic shared memory of a launch (0 for a graph). */
+static unsigned launch_shmem(CUpti_CallbackId id, const void *params)
+{
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
+        return ((const cuLaunchKernel_params *)params)->sharedMemBytes;
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx)
+        return ((const cuLaunchKernelEx_params *)params)->config->sharedMemBytes;
+    return 0;
+}
+
+/* An uninstrumented copy: counts nothing. MOCK_NATIVE_IGNORED=1: a driver
+ * that launches what the program passed, whatever the callbacks wrote. */
+static long g_native_runs, g_failed_launches;
+static void native_kernel(void *arg) { (void)arg; g_native_runs++; }
+
 static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name, void *params,
                 const char *sym)
 {
@@ -115,9 +143,17 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
                              .functionReturnValue = &ret, .symbolName = sym, .context = CTX};
     cb.callbackSite = CUPTI_API_ENTER;
     mock_cupti_fire(dom, id, &cb);
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
-        id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)
-        mock_cuda_launch(launch_stream(id, params), kernel, (void *)(uintptr_t)g_warps);
+    int launch = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+                 id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
+    const void *f = launch ? launch_handle(id, params) : NULL;
+    if (f && !mock_cuda_launch_ok(f, launch_shmem(id, params))) { /* the driver refuses it */
+        ret = CUDA_ERROR_INVALID_VALUE;
+        g_failed_launches++;
+    } else if (launch)
+        mock_cuda_launch(launch_stream(id, params),
+                         mock_cuda_is_native(launch_handle(id, params)) && !getenv("MOCK_NATIVE_IGNORED")
+                             ? native_kernel : kernel,
+                         (void *)(uintptr_t)g_warps);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(dom, id, &cb);
 }
@@ -391,6 +427,20 @@ static void alternate(void)
     mock_cuda_hold(0);
 }
 
+/* A kernel the program allowed 64 KiB of dynamic shared memory
+ * (cudaFuncSetAttribute), launched 4 times with 60 KiB: a launch of its
+ * copy needs the same attribute, or the driver refuses it. */
+static void bigshm(void)
+{
+    cuFuncSetAttribute((CUfunction)0x5000, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 << 10);
+    for (int k = 0; k < 4; k++) {
+        cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                    .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1,
+                                    .sharedMemBytes = 60 << 10};
+        DRV(cuLaunchKernel, &lk, VECADD);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: test_runtime_mock CUBIN normal|exit|crash|threads|spmv\n"); return 2; }
@@ -417,6 +467,12 @@ int main(int argc, char **argv)
         SHOW(cuStreamWaitEvent); SHOW(cuGetErrorString);
     }
     if (!strcmp(argv[2], "sites")) sites();
+    if (!strcmp(argv[2], "bigshm")) bigshm();
+    if (getenv("MOCK_NATIVE")) {
+        mock_cuda_sync_all();
+        printf("test: %ld launches ran uninstrumented copies, %ld launches failed\n", g_native_runs,
+               g_failed_launches);
+    }
     printf("test: done\n");
     fflush(stdout);
     if (!strcmp(argv[2], "exit") || !strcmp(argv[2], "streams-exit")) exit(3);

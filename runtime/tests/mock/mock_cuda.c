@@ -70,6 +70,61 @@ MOCK_API CUresult cuKernelGetFunction(CUfunction *f, CUkernel k)
 }
 MOCK_API CUresult cuKernelGetLibrary(CUlibrary *l, CUkernel k) { (void)k; *l = (CUlibrary)0x2000; return CUDA_SUCCESS; }
 MOCK_API CUresult cuKernelGetName(const char **n, CUkernel k) { (void)k; *n = "mock_kernel"; return CUDA_SUCCESS; }
+/* MOCK_NATIVE=1: the module and the library hold an uninstrumented copy
+ * K__gm_native of every kernel (gpumemcc --gm-native-copies), CUfunction
+ * 0x7000 + n / CUkernel 0x80 + n, n from the name (mock_cuda_is_native). */
+static int native_name(const char *name)
+{
+    size_t n = strlen(name), s = strlen("__gm_native");
+    return getenv("MOCK_NATIVE") && n > s && !strcmp(name + n - s, "__gm_native");
+}
+MOCK_API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+    if (m != g_module || !native_name(name)) return CUDA_ERROR_NOT_FOUND;
+    *f = (CUfunction)(uintptr_t)(0x7000 + strlen(name) % 64);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name)
+{
+    (void)l;
+    if (!native_name(name)) return CUDA_ERROR_NOT_FOUND;
+    *k = (CUkernel)(uintptr_t)(0x80 + strlen(name) % 64);
+    return CUDA_SUCCESS;
+}
+MOCK_API int mock_cuda_is_native(const void *handle)
+{
+    uintptr_t h = (uintptr_t)handle;
+    return (h >= 0x7000 && h < 0x7040) || (h >= 0x80 && h < 0xc0) || (h >= 0x180 && h < 0x1c0);
+}
+/* Function attributes: only the dynamic shared memory limit matters (48 KiB
+ * unless raised), per CUfunction; a CUkernel's are its function's. */
+static struct { CUfunction f; int max_dyn; } g_attr[64];
+static int g_nattr;
+static int *max_dyn_of(CUfunction f)
+{
+    if ((uintptr_t)f < 0x100) f = (CUfunction)((uintptr_t)f + 0x100);
+    for (int i = 0; i < g_nattr; i++)
+        if (g_attr[i].f == f) return &g_attr[i].max_dyn;
+    if (g_nattr == 64) abort();
+    g_attr[g_nattr].f = f, g_attr[g_nattr].max_dyn = 48 << 10;
+    return &g_attr[g_nattr++].max_dyn;
+}
+MOCK_API CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+    *v = a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ? *max_dyn_of(f)
+       : a == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT ? -1 : 0;
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+    if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) *max_dyn_of(f) = v;
+    return CUDA_SUCCESS;
+}
+/* What the driver checks at launch: 1 if `shmem` bytes of dynamic shared memory may be used. */
+MOCK_API int mock_cuda_launch_ok(const void *f, unsigned shmem)
+{
+    return shmem <= (unsigned)*max_dyn_of((CUfunction)(uintptr_t)f);
+}
 
 static CUresult get_global(CUdeviceptr *dp, size_t *sz, const char *name)
 {
