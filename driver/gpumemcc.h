@@ -74,6 +74,7 @@ struct gm_opts {
     bool gm_native_copies;    /* --gm-native-copies */
     bool gm_budget_error, gm_budget_off; /* --gm-handler-budget=error|off (default warn) */
     struct gm_strvec gm_analyses, gm_handlers;
+    struct gm_strvec gm_pass_opts; /* -Xgm-pass items: -gm-... options of the pass */
     const char *gm_inst_before, *gm_inst_after, *gm_kernels, *gm_files;
 };
 

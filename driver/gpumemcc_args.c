@@ -147,7 +147,8 @@ int gm_parse_args(struct gm_opts *o, int argc, char **argv)
 void gm_opts_free(struct gm_opts *o)
 {
     struct gm_strvec *vecs[] = {&o->common, &o->host, &o->ptxas, &o->link,
-                                &o->deps, &o->gm_analyses, &o->gm_handlers};
+                                &o->deps, &o->gm_analyses, &o->gm_handlers,
+                                &o->gm_pass_opts};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         gm_sv_free(vecs[i]);
     free(o->inputs);

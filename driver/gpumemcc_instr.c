@@ -112,6 +112,10 @@ int gm_instr_check(const struct gm_opts *o)
         rc = check_regex("--gm-kernels", o->gm_kernels);
     if (!rc && o->gm_files)
         rc = check_regex("--gm-files", o->gm_files);
+    for (size_t i = 0; !rc && i < o->gm_pass_opts.n; i++)
+        if (strncmp(o->gm_pass_opts.v[i], "-gm-", 4))
+            rc = gm_err("-Xgm-pass: '%s' is not a gpumem pass option (they start with -gm-, "
+                        "docs/pass.md)", o->gm_pass_opts.v[i]);
     return rc;
 }
 
@@ -248,5 +252,7 @@ int gm_instr_plan(const struct gm_opts *o, const struct gm_toolchain *tc, const 
     }
     if (!o->debug_host && !o->debug_dev && !o->lineinfo)
         push_mllvm(flags, "gm-strip-debug", NULL);
+    for (size_t i = 0; i < o->gm_pass_opts.n; i++)
+        push_mllvm(flags, o->gm_pass_opts.v[i] + 1, NULL);
     return 0;
 }

@@ -235,6 +235,7 @@ static int o_before(struct gm_opts *o, const char *v) { o->gm_inst_before = v; r
 static int o_after(struct gm_opts *o, const char *v) { o->gm_inst_after = v; return 0; }
 static int o_kernels(struct gm_opts *o, const char *v) { o->gm_kernels = v; return 0; }
 static int o_files(struct gm_opts *o, const char *v) { o->gm_files = v; return 0; }
+static int o_gmpass(struct gm_opts *o, const char *v) { gm_sv_split(&o->gm_pass_opts, v, ','); return 0; }
 
 /* nvcc options gpumemcc knows but cannot honour: named in the error. */
 static int o_unsupported(struct gm_opts *o, const char *v)
@@ -320,6 +321,7 @@ const struct gm_optdef gm_optdefs[] = {
      "GPUMEM_KERNEL_REGEX / GPUMEM_LAUNCH_* leave unmeasured run it (adds about a --gm-off build's device code)"},
     {"gm-off", NULL, NULL, o_gmoff, "no instrumentation, same compiler and flags (baseline)"},
     {"gm-dry-run", NULL, NULL, o_dryrun, "as -dryrun"},
+    {"gm-pass-options", "Xgm-pass", "OPTS", o_gmpass, "comma-separated options for the gpumem pass (-gm-..., docs/pass.md)"},
     /* known nvcc options that gpumemcc cannot honour */
     U("lib", "lib", NULL), U("fatbin", "fatbin", NULL), U("optix-ir", "optix-ir", NULL),
     U("preprocess", "E", NULL), U("run", "run", NULL), U("cuda", "cuda", NULL),

@@ -12,14 +12,14 @@
  * and never past 48 KiB of static shared memory in the module), kernels of
  * modules with dynamic shared memory, loops and non-kernel functions get
  * NULL: the handler updates memory directly. For A/B measurements, the
- * environment variable GM_DIAG_NO_BLOCK (any value) at compile time turns
- * every call into NULL. Depends on LLVM-C (Core, Target), calls.c and the
- * handler SDK's names.
+ * hidden option -gm-diag-no-block turns every call into NULL. Depends on
+ * LLVM-C (Core, Target), calls.c, diag.h and the handler SDK's names.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <llvm-c/Target.h>
+#include "diag.h"
 #include "internal.h"
 
 #define GM_BLOCK_FN_PREFIX "gm_block__"
@@ -230,7 +230,7 @@ static int lower_function(LLVMModuleRef m, LLVMValueRef f, LLVMBuilderRef b, uns
     return any;
 }
 
-/* Every call NULL (GM_DIAG_NO_BLOCK). */
+/* Every call NULL (-gm-diag-no-block). */
 static int gm_block_nullify(LLVMModuleRef m)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
@@ -248,7 +248,7 @@ static int gm_block_nullify(LLVMModuleRef m)
 
 int gm_block_lower(LLVMModuleRef m)
 {
-    if (getenv("GM_DIAG_NO_BLOCK"))
+    if (gm_diag(GM_DIAG_NO_BLOCK))
         return gm_block_nullify(m);
     unsigned used = shared_in_use(m);
     unsigned avail = used == ~0u || used + GM_BLOCK_BUDGET > GM_SHARED_STATIC_MAX ? 0 : GM_BLOCK_BUDGET;

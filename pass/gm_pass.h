@@ -30,7 +30,13 @@ struct gm_pass_options {
                                  handlers; -1: every site inlined (-gm-inline-all) */
     int native_copies;        /* -gm-native-copies: keep an uninstrumented copy of
                                  each instrumented kernel (clone.c) */
+    unsigned diag;            /* GM_DIAG_* bits: the hidden -gm-diag-* switches */
 };
+
+/* -gm-diag-no-loopinv: no loop-step counting (loopinv.c);
+ * -gm-diag-no-block: no block accumulators in shared memory (block.c). */
+#define GM_DIAG_NO_LOOPINV 1u
+#define GM_DIAG_NO_BLOCK 2u
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
  * one-line message in err on bad input (options, handler files). */

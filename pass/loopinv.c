@@ -11,10 +11,12 @@
  * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
  * docs/pass.md. Every invariant in D must be uniform (constants, kernel
  * arguments and arithmetic of them), so D is the same for every lane.
- * Depends on LLVM-C (Core, Target) and internal.h only.
+ * -gm-diag-no-loopinv turns it off (A/B measurements). Depends on LLVM-C
+ * (Core, Target), diag.h and internal.h only.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "diag.h"
 #include "internal.h"
 
 struct li {
@@ -302,7 +304,7 @@ static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValu
  * ptr) steps by an invariant D per iteration; 0 otherwise (nothing built). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr)
 {
-    if (getenv("GM_DIAG_NO_LOOPINV") || !inst || !ptr || LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
+    if (gm_diag(GM_DIAG_NO_LOOPINV) || !inst || !ptr || LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
         return 0;
     LLVMValueRef phis[GM_LI_PHIS];
     int nphi = 0;

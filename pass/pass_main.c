@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gm_pass_run: the pass's steps in order (options, handlers, prepare, select
- * sites, link, insert calls, module globals, site table, inline, strip).
+ * gm_pass_run: the pass's steps in order (options, handlers, constant data
+ * placement, prepare, select sites, link, insert calls, module globals,
+ * site table, inline, strip).
  * Acts on NVPTX modules only. Depends on LLVM-C and the other pass files.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
+#include "constdata.h"
+#include "diag.h"
 #include "internal.h"
 
 static int is_nvptx(LLVMModuleRef m)
@@ -101,6 +104,7 @@ int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, siz
         return gm_fail(&e, "options struct too small");
     if (!is_nvptx(m))
         return 0;
+    gm_diag_set(o->diag);
     struct gm_cfg c;
     if (gm_cfg_parse(&c, o, &e) < 0)
         return -1;
@@ -109,8 +113,14 @@ int gm_pass_run(LLVMModuleRef m, const struct gm_pass_options *o, char *err, siz
         struct gm_handlers h;
         rc = gm_handlers_load(&h, LLVMGetModuleContext(m), &c, &e);
         if (rc == 0)
-            rc = instrument(m, &c, &h, &e);
+            rc = gm_constdata_fit(m, gm_constdata_reserve(&h), &e);
+        if (rc >= 0) {
+            int r = instrument(m, &c, &h, &e);
+            rc = r < 0 ? r : r | rc;
+        }
         gm_handlers_free(&h);
+    } else {
+        rc = gm_constdata_fit(m, 0, &e);
     }
     if (rc >= 0 && c.strip && LLVMStripModuleDebugInfo(m))
         rc = 1;

@@ -39,6 +39,10 @@ static cl::opt<bool> InlineAll("gm-inline-all", cl::init(false), cl::Hidden,
     cl::desc("gpumem: inline the handlers at every site (no out-of-line copies; tests)"));
 static cl::opt<bool> NativeCopies("gm-native-copies", cl::init(false),
     cl::desc("gpumem: keep an uninstrumented copy K__gm_native of each instrumented kernel K"));
+static cl::opt<bool> DiagNoLoopinv("gm-diag-no-loopinv", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: A/B switch: count loop sites per iteration, no loop steps"));
+static cl::opt<bool> DiagNoBlock("gm-diag-no-block", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: A/B switch: no block accumulators in shared memory"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
     cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
 
@@ -48,7 +52,9 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
     gm_pass_options o = {sizeof(gm_pass_options), Handlers.c_str(), InstBefore.c_str(),
                          InstAfter.c_str(), Kernels.c_str(), Files.c_str(),
                          StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
-                         InlineAll ? -1 : (int)InlineGrowth, NativeCopies ? 1 : 0};
+                         InlineAll ? -1 : (int)InlineGrowth, NativeCopies ? 1 : 0,
+                         (DiagNoLoopinv ? GM_DIAG_NO_LOOPINV : 0u) |
+                             (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u)};
     char err[1024] = "";
     int r;
     // An exception from LLVM underneath (e.g. std::logic_error) ends in

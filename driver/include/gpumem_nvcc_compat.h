@@ -16,6 +16,12 @@
  * 3. Host overloads of min() and max(): nvcc declares them for host and device
  *    code (crt/math_functions.h and .hpp); clang's headers declare the device
  *    ones only, so host and host-device code calling min/max failed.
+ * 4. In device compiles, __constant__ also annotates the variable
+ *    "gpumem.constant": clang gives const namespace-scope variables an
+ *    implicit __constant__ (nvcc: __device__ const is global memory), and
+ *    the pass (pass/constdata.c) moves those, never these marked ones, to
+ *    global memory when the module's constant data exceeds 64 KiB. The pass
+ *    removes the annotations.
  */
 #ifndef GPUMEM_NVCC_COMPAT_H
 #define GPUMEM_NVCC_COMPAT_H
@@ -67,6 +73,11 @@ GM_NVCC_MINMAX_FP(double, double, float, fmin, fmax)
 
 #undef GM_NVCC_MINMAX_INT
 #undef GM_NVCC_MINMAX_FP
+
+#ifdef __CUDA_ARCH__
+#undef __constant__
+#define __constant__ __attribute__((constant, annotate("gpumem.constant")))
+#endif
 
 #endif /* __CUDA__ && __cplusplus */
 #endif

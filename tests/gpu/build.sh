@@ -16,7 +16,8 @@
 # Environment: GM_DEVBUILD=DIR builds into DIR instead of .devbuild/ (a
 # private folder for overhead runs); GM_DEVBUILD_VARIANTS="off inst ..."
 # builds only those variants (default: all seven; the overhead-only set is
-# "off inst empty values alloc").
+# "off inst empty values alloc"); GM_DEVBUILD_FLAGS="..." adds gpumemcc
+# options to every variant (e.g. -Xgm-pass=-gm-diag-no-loopinv).
 # plus lib/ (libgpumem and the non-system, non-CUDA libraries the binaries
 # need; binaries find it through rpath $ORIGIN/../lib). A variant that fails
 # to build is reported and left out; the script then exits 1.
@@ -39,7 +40,8 @@ variant() { # NAME VARIANT SRC FLAGS...
   n=$1 v=$2 src=$3
   shift 3
   case " $variants " in *" $v "*) ;; *) return 0 ;; esac
-  if "$cc" -arch="$arch" -O3 "$@" "$src" -o "$dev/bin/$n.$v" \
+  # word splitting of GM_DEVBUILD_FLAGS is intended
+  if "$cc" -arch="$arch" -O3 ${GM_DEVBUILD_FLAGS:-} "$@" "$src" -o "$dev/bin/$n.$v" \
        -Xlinker -rpath -Xlinker '$ORIGIN/../lib' >"$dev/log/$n.$v.log" 2>&1; then
     [ "${GM_DEVBUILD_STRIP:-1}" = 0 ] || strip "$dev/bin/$n.$v"
     echo "built $n.$v"

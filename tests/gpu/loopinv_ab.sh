@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Exactness of the loop-step fast path (pass/loopinv.c) on the GPU machine:
 # every example, built with the default analyses with loop steps
-# (.devbuild/bin/NAME.inst) and without (GM_DIAG_NO_LOOPINV=1 at compile
-# time: $NL/bin/NAME.inst), must report identical counters for every
-# kernel and site. Build here:
-#   GM_DIAG_NO_LOOPINV=1 GM_DEVBUILD=.perfbuild-nl GM_DEVBUILD_VARIANTS="off inst" \
-#     sh tests/gpu/build.sh build
+# (.devbuild/bin/NAME.inst) and without (the pass option
+# -gm-diag-no-loopinv: $NL/bin/NAME.inst), must report identical counters
+# for every kernel and site. Build here:
+#   GM_DEVBUILD_FLAGS=-Xgm-pass=-gm-diag-no-loopinv GM_DEVBUILD=.perfbuild-nl \
+#     GM_DEVBUILD_VARIANTS="off inst" sh tests/gpu/build.sh build
 # and carry .perfbuild-nl with .devpack. Prints one PASS/FAIL line per
 # example and "N passed, N failed". Depends on: sh, python3, the builds.
 set -u

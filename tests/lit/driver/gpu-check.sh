@@ -5,7 +5,8 @@
 #     sh tests/lit/driver/gpu-check.sh BUILD_DIR OUT_DIR
 # builds the driver test programs with BUILD_DIR/bin/gpumemcc into OUT_DIR
 # (native --gm-off and instrumented; -rdc in one step, -dc + link, -dc +
-# -dlink + host link; a shared library; a user handler) and writes
+# -dlink + host link; a shared library; a user handler; an 80 KB __device__
+# const table) and writes
 # OUT_DIR/run.sh. Step 2, on the GPU machine:  sh OUT_DIR/run.sh
 # Each program checks its own result and prints "checksum N"; run.sh also
 # requires every instrumented variant to print the same checksum as its
@@ -42,6 +43,8 @@ set -x
 "$CC" -dlink rdc_main.o rdc_lib.o -o rdc_dlink.o
 "$CLANG" rdc_main.o rdc_lib.o rdc_dlink.o -L"$B/lib" -lgpumem -L"$CUDA/lib64" -lcudart_static \
     -ldl -lrt -lpthread -o "$OUT/rdc_dlink_inst"
+"$CC" --gm-off "$IN/const_table.cu" -o "$OUT/ctab_off"
+"$CC" $FLAGS "$IN/const_table.cu" -o "$OUT/ctab_inst"
 "$CC" --gm-off -shared -Xcompiler -fPIC "$IN/shlib.cu" -o "$OUT/lib/libshlib.so"
 "$CC" --gm-off "$IN/use_shlib.cu" -L"$OUT/lib" -lshlib -o "$OUT/shlib_off"
 "$CC" $FLAGS -shared -Xcompiler -fPIC "$IN/shlib.cu" -o "$OUT/lib/libshlib_inst.so"
@@ -69,10 +72,12 @@ same() { # off inst...
             echo "FAIL $p: '$got' differs from the --gm-off build's '$ref'"; fail=$((fail + 1)); fi
     done
 }
-for p in vadd_off vadd_inst vadd_user rdc_off rdc_inst rdc_dlink_inst shlib_off shlib_inst; do run $p; done
+for p in vadd_off vadd_inst vadd_user rdc_off rdc_inst rdc_dlink_inst shlib_off shlib_inst \
+    ctab_off ctab_inst; do run $p; done
 same vadd_off vadd_inst vadd_user
 same rdc_off rdc_inst rdc_dlink_inst
 same shlib_off shlib_inst
+same ctab_off ctab_inst
 echo "gpu-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
 RUN

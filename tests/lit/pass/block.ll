@@ -14,6 +14,9 @@
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.48k.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%t.h.bc -S %S/Inputs/block_dynshared.ll -o %t.dyn.ll
 ; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.dyn.ll
+; -gm-diag-no-block (A/B switch): no block words anywhere, as for 48 KiB.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-diag-no-block -gm-handlers=%t.h.bc -S %s -o %t.nb.ll
+; RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=@gm_block < %t.nb.ll
 ; Budget: 2048 bytes per kernel = word 0 and 102 sites of 5 words; of 110
 ; branch sites the last 8 update memory directly.
 ; RUN: %python %S/Inputs/block_many.py 110 > %t.many.in.ll

@@ -8,10 +8,10 @@
 ; stepped by a GEP, 2 * 4-byte steps through shl. Not recognised: a load on
 ; one branch inside the loop, an index that is not affine (k*k), an index
 ; through an i32 add without nsw under sext, a step that depends on the
-; thread (D must be the same for every lane); nothing with GM_DIAG_NO_LOOPINV.
+; thread (D must be the same for every lane); nothing with -gm-diag-no-loopinv.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: env GM_DIAG_NO_LOOPINV=1 %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%handlers/coalescing.bc -S %s -o %t.off.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-diag-no-loopinv -gm-handlers=%handlers/coalescing.bc -S %s -o %t.off.ll
 ; RUN: FileCheck %s --check-prefix=OFF < %t.off.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
