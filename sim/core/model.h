@@ -57,6 +57,13 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 #define GM_AHEAD 6
 #define GM_AHEAD2 12
 
+/* A window of the parallel driver is a list of blocks of at most GM_JBLK
+ * records (a trace block, or a piece of a fed array); record i of block b
+ * has index b << GM_JBLK_SHIFT | i (the order of L2 requests). */
+#define GM_JBLK_SHIFT 13
+#define GM_JBLK (1u << GM_JBLK_SHIFT)
+struct gm_jblk { const struct gm_access *recs; long n; };
+
 struct gm_worker {
     struct gm_ctab allocs, sites;       /* thread-local counters (pages on first use) */
     struct gm_coal coal;
@@ -93,12 +100,16 @@ struct gm_sim {
     pthread_t *tid;
     uint32_t started;                   /* worker threads created (tid[1..started]) */
     struct gm_bar bar;                  /* spin-then-sleep barrier (barrier.h) */
-    const struct gm_access *job;
-    size_t njob;
-    uint32_t *idx;                      /* record indices bucketed by owner */
-    uint8_t *own;                       /* owner of each record */
+    struct gm_jblk *jb;                 /* the window: blocks of up to GM_JBLK records */
+    uint32_t njb, jb_max;               /* blocks in the window; most a window holds */
+    gm_block_decode_fn decode;          /* gm_sim_feed_blocks: how workers decode */
+    void *decode_ctx;
+    size_t wbase;                       /* first block of the window in the call */
+    struct gm_access *slots;            /* gm_sim_feed_blocks: jb_max * GM_JBLK decoded records */
+    int decode_bad;                     /* a block of the window failed to decode */
+    uint32_t *idx;                      /* record indices (block << GM_JBLK_SHIFT | i) bucketed by owner */
+    uint8_t *own;                       /* owner of each record, by the same index */
     uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 */
-    size_t idx_cap;
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */
     struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */
@@ -124,5 +135,6 @@ void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, ui
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
+int gm_parallel_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Parallel driver, exact: per window of records, (0) bucket records by the
- * thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
+ * Parallel driver, exact: per window of records (blocks of up to GM_JBLK),
+ * (d) with gm_sim_feed_blocks, each thread decodes its share of the blocks,
+ * (0) bucket records by the thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
  * queues L2 requests per L2 set group (set % threads), (2) each thread runs
  * one set group, taking requests in global record order. An L1 depends only
  * on its SM's records in order and an L2 set only on its own requests in
@@ -14,27 +15,52 @@
 
 struct arg { struct gm_sim *s; uint32_t t; };
 
+_Static_assert(GM_JBLK == GM_TRACE_BLOCK_RECORDS, "a trace block must fit a window block");
+
 static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
 {
     return s->sm_owner[a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count];
 }
 
-static void bucket(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+/* Thread t's share of the window's blocks: [*lo, *hi). */
+static void share(const struct gm_sim *s, uint32_t t, uint32_t *lo, uint32_t *hi)
 {
     uint32_t T = s->cfg.threads;
-    size_t *cnt = s->w[t].cnt;
-    memset(cnt, 0, T * sizeof *cnt);
-    for (size_t i = lo; i < hi; i++) {
-        uint32_t o = owner(s, &s->job[i]);
-        s->own[i] = (uint8_t)o;
-        cnt[o]++;
+    *lo = (uint32_t)((uint64_t)s->njb * t / T);
+    *hi = (uint32_t)((uint64_t)s->njb * (t + 1) / T);
+}
+
+/* gm_sim_feed_blocks: thread t decodes blocks t, t + T, ... */
+static void decode_phase(struct gm_sim *s, uint32_t t)
+{
+    for (uint32_t b = t; b < s->njb; b += s->cfg.threads) {
+        struct gm_access *out = s->slots + (size_t)b * GM_JBLK;
+        long n = s->decode(s->decode_ctx, t, s->wbase + b, out);
+        s->jb[b] = (struct gm_jblk){out, n < 0 || n > (long)GM_JBLK ? -1 : n};
     }
 }
 
-/* Scatter chunk [lo, hi) into idx; returns thread t's own range start. */
-static void scatter(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+static void bucket(struct gm_sim *s, uint32_t t)
 {
-    uint32_t T = s->cfg.threads;
+    uint32_t T = s->cfg.threads, lo, hi;
+    size_t *cnt = s->w[t].cnt;
+    memset(cnt, 0, T * sizeof *cnt);
+    share(s, t, &lo, &hi);
+    for (uint32_t b = lo; b < hi; b++) {
+        const struct gm_access *r = s->jb[b].recs;
+        uint8_t *own = s->own + ((size_t)b << GM_JBLK_SHIFT);
+        for (long i = 0; i < s->jb[b].n; i++) {
+            uint32_t o = owner(s, &r[i]);
+            own[i] = (uint8_t)o;
+            cnt[o]++;
+        }
+    }
+}
+
+/* Scatters thread t's blocks into idx, owner by owner (order kept). */
+static void scatter(struct gm_sim *s, uint32_t t)
+{
+    uint32_t T = s->cfg.threads, lo, hi;
     size_t pos[256], base = 0;
     for (uint32_t o = 0; o < T; o++) {
         size_t before = 0, total = 0;
@@ -46,7 +72,16 @@ static void scatter(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
         if (o == t) s->w[t].cnt_base = base;
         base += total;
     }
-    for (size_t i = lo; i < hi; i++) s->idx[pos[s->own[i]]++] = (uint32_t)i;
+    share(s, t, &lo, &hi);
+    for (uint32_t b = lo; b < hi; b++) {
+        size_t first = (size_t)b << GM_JBLK_SHIFT;
+        for (long i = 0; i < s->jb[b].n; i++) s->idx[pos[s->own[first + i]]++] = (uint32_t)(first + i);
+    }
+}
+
+static const struct gm_access *rec_at(const struct gm_sim *s, uint32_t i)
+{
+    return &s->jb[i >> GM_JBLK_SHIFT].recs[i & (GM_JBLK - 1)];
 }
 
 static void l1_phase(struct gm_sim *s, uint32_t t)
@@ -56,7 +91,8 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].cnt[t];
     for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = w->out[g].pos = 0;
     for (size_t k = w->cnt_base; k < w->cnt_base + n; k++) {
-        gm_model_coalesce(s, w, &s->job[s->idx[k]], (uint32_t)s->idx[k]);
+        if (k + 4 < w->cnt_base + n) __builtin_prefetch(rec_at(s, s->idx[k + 4]));
+        gm_model_coalesce(s, w, rec_at(s, s->idx[k]), s->idx[k]);
         if (w->nbuf > GM_LBUF) gm_model_lines(s, w, 1);
     }
     gm_model_lines(s, w, 1);
@@ -76,6 +112,31 @@ static struct gm_l2hint hint_ahead(struct gm_sim *s, const struct gm_l2req **q)
     return h;
 }
 
+/* Group g's requests in record order: each thread's queue for g is in
+ * record order already; two are merged by record index, more by walking
+ * the records and taking each one's requests from its owner's queue. */
+static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w)
+{
+    uint32_t T = s->cfg.threads;
+    size_t k = 0;
+    if (T == 2) {   /* the common small case: two queues */
+        struct gm_reqvec *a = &s->w[0].out[g], *b = &s->w[1].out[g];
+        while (a->pos < a->n && b->pos < b->n)
+            w->merged[k++] = a->v[a->pos].rec <= b->v[b->pos].rec ? &a->v[a->pos++] : &b->v[b->pos++];
+        while (a->pos < a->n) w->merged[k++] = &a->v[a->pos++];
+        while (b->pos < b->n) w->merged[k++] = &b->v[b->pos++];
+        return k;
+    }
+    for (uint32_t b = 0; b < s->njb; b++) {   /* record by record: its owner's queue */
+        size_t first = (size_t)b << GM_JBLK_SHIFT;
+        for (long i = 0; i < s->jb[b].n; i++) {
+            struct gm_reqvec *v = &s->w[s->own[first + i]].out[g];
+            while (v->pos < v->n && v->v[v->pos].rec == first + i) w->merged[k++] = &v->v[v->pos++];
+        }
+    }
+    return k;
+}
+
 /* Group g's requests in record order (merged from every thread's queue),
  * run with the same two-stage prefetch as the serial pass. */
 static void l2_phase(struct gm_sim *s, uint32_t g)
@@ -89,11 +150,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
         w->merged = m;
         w->nmerged_cap = n;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < s->njob; i++) {
-        struct gm_reqvec *v = &s->w[s->own[i]].out[g];
-        while (v->pos < v->n && v->v[v->pos].rec == i) w->merged[k++] = &v->v[v->pos++];
-    }
+    size_t k = merge_queues(s, g, w);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
     for (size_t i = 0; i < k; i++) {
@@ -105,11 +162,15 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
 
 static void phases(struct gm_sim *s, uint32_t t)
 {
-    uint32_t T = s->cfg.threads;
-    size_t lo = s->njob * t / T, hi = s->njob * (t + 1) / T;
-    bucket(s, t, lo, hi);
+    if (s->decode) {
+        decode_phase(s, t);
+        gm_bar_wait(&s->bar);
+        for (uint32_t b = 0; b < s->njb; b++)   /* every thread sees the same: all stop together */
+            if (s->jb[b].n < 0) return;
+    }
+    bucket(s, t);
     gm_bar_wait(&s->bar);
-    scatter(s, t, lo, hi);
+    scatter(s, t);
     gm_bar_wait(&s->bar);
     l1_phase(s, t);
     gm_bar_wait(&s->bar);
@@ -139,8 +200,12 @@ int gm_parallel_start(struct gm_sim *s)
         s->w[t].out = calloc(T, sizeof *s->w[t].out);
         if (!s->w[t].cnt || !s->w[t].out) return -1;
     }
-    s->idx = malloc(s->cfg.window * sizeof *s->idx);
-    s->own = malloc(s->cfg.window);
+    uint32_t wb = (s->cfg.window + GM_JBLK - 1) / GM_JBLK;
+    s->jb_max = wb > 2 * T ? wb : 2 * T;   /* every thread decodes at least two blocks */
+    s->jb = calloc(s->jb_max, sizeof *s->jb);
+    s->idx = malloc((size_t)s->jb_max * GM_JBLK * sizeof *s->idx);
+    s->own = malloc((size_t)s->jb_max * GM_JBLK);
+    if (!s->jb) return -1;
     s->sm_owner = malloc(s->cfg.sm_count);
     if (!s->sm_owner) return -1;
     for (uint32_t sm = 0; sm < s->cfg.sm_count; sm++) s->sm_owner[sm] = (uint8_t)(sm % T);
@@ -172,16 +237,41 @@ void gm_parallel_stop(struct gm_sim *s)
     s->tid = NULL;
 }
 
+/* Runs the window in s->jb (s->njb blocks) on all threads. */
+static void run_window(struct gm_sim *s)
+{
+    gm_bar_wait(&s->bar);
+    phases(s, 0);
+    gm_bar_wait(&s->bar);
+    for (uint32_t t = 0; t < s->cfg.threads; t++)
+        if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
+}
+
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
-    for (size_t off = 0; off < n; off += s->cfg.window) {
-        s->job = recs + off;
-        s->njob = n - off < s->cfg.window ? n - off : s->cfg.window;
-        gm_bar_wait(&s->bar);
-        phases(s, 0);
-        gm_bar_wait(&s->bar);
-        for (uint32_t t = 0; t < s->cfg.threads; t++)
-            if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
-        if (s->err) return;
+    s->decode = NULL;
+    for (size_t off = 0; off < n && !s->err;) {
+        for (s->njb = 0; s->njb < s->jb_max && off < n; s->njb++, off += GM_JBLK)
+            s->jb[s->njb] = (struct gm_jblk){recs + off, n - off < GM_JBLK ? (long)(n - off) : (long)GM_JBLK};
+        run_window(s);
     }
+}
+
+int gm_parallel_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad)
+{
+    if (!s->slots && !(s->slots = gm_big_alloc((size_t)s->jb_max * GM_JBLK * sizeof *s->slots))) {
+        s->err = "out of memory for decoded records";
+        return 0;
+    }
+    s->decode = decode;
+    s->decode_ctx = ctx;
+    for (size_t b0 = 0; b0 < nblocks && !s->err; b0 += s->njb) {
+        s->wbase = b0;
+        s->njb = (uint32_t)(nblocks - b0 < s->jb_max ? nblocks - b0 : s->jb_max);
+        run_window(s);
+        for (uint32_t b = 0; b < s->njb; b++)
+            if (s->jb[b].n < 0) { *bad = b0 + b; s->decode = NULL; return -1; }
+    }
+    s->decode = NULL;
+    return 0;
 }
