@@ -50,6 +50,8 @@ struct gm_cache {
 
 int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash);
 void gm_cache_reset(struct gm_cache *c);
+/* Empties one set (what gm_cache_reset does to each). */
+void gm_cache_reset_set(struct gm_cache *c, uint32_t set);
 /* Bytes of arena one cache needs, and init inside such an arena (so many
  * small caches share huge pages). */
 size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways, enum gm_repl repl);

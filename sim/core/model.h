@@ -85,6 +85,10 @@ struct gm_sim {
     struct gm_cache l2;
     struct gm_cache *l1;                /* sm_count */
     uint32_t *l1_gen, gen;              /* lazy reset per launch */
+    uint64_t *l1_touched;               /* per SM, l1_words words: sets inserted into since its
+                                           last reset (only those are cleared at the next) */
+    uint32_t l1_words;
+    uint32_t *l1_geo, geo;              /* per SM: the L1 geometry its state has (0: none) */
     uint64_t l1_bytes;                  /* of the current launch */
     char *l1_arena;                     /* all SMs' L1 state, huge pages */
     size_t l1_stride, l1_arena_bytes;
@@ -115,6 +119,13 @@ struct gm_sim {
     struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
+
+/* Marks an L1 set as holding lines of this launch (cleared at the SM's
+ * next launch). */
+static inline void gm_l1_touch(struct gm_sim *s, uint32_t sm, uint32_t set)
+{
+    s->l1_touched[(size_t)sm * s->l1_words + (set >> 6)] |= 1ull << (set & 63);
+}
 
 /* L2 partition of a set: set / (sets / partitions), by multiplication. */
 static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)

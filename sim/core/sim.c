@@ -28,9 +28,10 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     s->cfg = *c;
     s->l1 = calloc(c->sm_count, sizeof *s->l1);
     s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
+    s->l1_geo = calloc(c->sm_count, sizeof *s->l1_geo);
     s->w = calloc(c->threads, sizeof *s->w);
     s->near = malloc(c->sm_count);
-    if (!s->l1 || !s->l1_gen || !s->w || !s->near ||
+    if (!s->l1 || !s->l1_gen || !s->l1_geo || !s->w || !s->near ||
         gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
         (c->threads > 1 && gm_parallel_start(s))) {
         gm_sim_free(s);
@@ -61,6 +62,8 @@ void gm_sim_free(struct gm_sim *s)
     free(s->w);
     free(s->l1);
     free(s->l1_gen);
+    free(s->l1_geo);
+    free(s->l1_touched);
     free(s->near);
     gm_live_destroy(&s->live);
     free(s->mod_base);
@@ -124,6 +127,14 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
         s->l1_arena = gm_big_alloc(stride * s->cfg.sm_count);
         if (!s->l1_arena) return "out of memory for L1 state";
         s->l1_stride = stride;
+    }
+    if (!s->geo || l1 != s->l1_bytes) {   /* a new L1 geometry: each SM's state laid out anew */
+        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 63) / 64);
+        uint64_t *t = realloc(s->l1_touched, (size_t)s->cfg.sm_count * words * sizeof *t);
+        if (!t) return "out of memory for L1 state";
+        s->l1_touched = t;
+        s->l1_words = words;
+        s->geo++;
     }
     s->l1_bytes = l1;
     s->gen++;
