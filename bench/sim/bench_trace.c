@@ -6,7 +6,8 @@
  * zstd + records), then decode + simulate with 1, 2, 4, ... threads (wall
  * clock), each run's counts checked identical to the one-thread run.
  * With --synth SPEC FILE, writes a synthetic trace first (gpumem/synth.h).
- * usage: bench_trace [--threads-max N] [--preset P] [--reps R]
+ * --cpu times with the process's CPU clock (for one thread on a busy machine).
+ * usage: bench_trace [--cpu] [--threads-max N] [--preset P] [--reps R]
  *                    [--synth SPEC FILE]... FILE...
  * Prints one markdown table. Depends on libgmsim only.
  */
@@ -17,10 +18,12 @@
 #include "gpumem/sim.h"
 #include "gpumem/synth.h"
 
+static int cpu_clock;   /* --cpu: this process's CPU time (meaningful for one thread) */
+
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -154,6 +157,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') { if (nfiles < 64) files[nfiles++] = a; continue; }
+        if (!strcmp(a, "--cpu")) { cpu_clock = 1; continue; }
         if (i + 1 == argc) die(a, "needs a value");
         if (!strcmp(a, "--threads-max")) tmax = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--preset")) preset = argv[++i];

@@ -46,6 +46,7 @@ struct gm_cache {
     uint8_t *hdr;          /* sets * hstride */
     struct gm_line *data;  /* sets * ways, by way */
     int arena;             /* arrays live in a caller's arena */
+    uint64_t *touched;     /* the owner's bitmap of sets inserted into (L1s), or NULL */
 };
 
 int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash);

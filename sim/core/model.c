@@ -177,7 +177,7 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     int absent = !e;
     if (!e) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        gm_l1_touch(s, x->sm, set);
+        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
     }
     for (uint32_t sec = 0; sec < 4; sec++)
         if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
@@ -198,7 +198,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        gm_l1_touch(s, x->sm, set);
+        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
     }
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
@@ -222,6 +222,7 @@ static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
             gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl,
                              GM_HASH_MOD);
             s->l1_geo[sm] = s->geo;
+            c->touched = t;
         }
         memset(t, 0, s->l1_words * sizeof *t);
         s->l1_gen[sm] = s->gen;

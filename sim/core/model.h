@@ -120,13 +120,6 @@ struct gm_sim {
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
 };
 
-/* Marks an L1 set as holding lines of this launch (cleared at the SM's
- * next launch). */
-static inline void gm_l1_touch(struct gm_sim *s, uint32_t sm, uint32_t set)
-{
-    s->l1_touched[(size_t)sm * s->l1_words + (set >> 6)] |= 1ull << (set & 63);
-}
-
 /* L2 partition of a set: set / (sets / partitions), by multiplication. */
 static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)
 {
