@@ -54,10 +54,15 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
         void *p = realloc(r->labels, cap * sizeof *r->labels);
         if (!p) return fail(r, "out of memory");
         r->labels = p;
+        uint64_t *sz = realloc(r->alloc_size, cap * sizeof *sz);
+        if (!sz) return fail(r, "out of memory");
+        r->alloc_size = sz;
         r->cap_labels = cap;
     }
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
     snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
+    r->alloc_size[0] = 0;
+    r->alloc_size[id] = a->size;
     r->nlabels = (uint32_t)id + 1;
     return 0;
 }
@@ -325,6 +330,7 @@ void gm_run_free(struct gm_run *r)
     free(r->mod_nsites);
     free(r->mod_names);
     free(r->labels);
+    free(r->alloc_size);
     free(r->launches);
     free(r->ref_launch);
 }
