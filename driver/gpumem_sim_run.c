@@ -4,10 +4,10 @@
  * synthetic generator) into the simulator, and optionally into the reference
  * model, keeping per-launch results, allocation labels and module sites.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "gpumem/replay.h"
 #include "gpumem_sim.h"
 
 static int fail(struct gm_run *r, const char *msg)
@@ -162,7 +162,7 @@ static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *p
         L->incomplete = 1;
     }
     char why[512];   /* the reader's message without "trace PATH: " and its parentheses */
-    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");
+    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");   /* torn: the reader's own message */
     snprintf(why, sizeof why, "%s", own ? own + 2 : msg);
     char *at = strstr(why, " (at byte ");
     if (at && why[strlen(why) - 1] == ')') {
@@ -175,142 +175,26 @@ static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *p
     return 0;
 }
 
-/* Deferred decoding: RECORDS blocks are kept compressed until a window's
- * worth (or any other event) and then decoded by the simulator's workers
- * (gm_sim_feed_blocks), so decoding runs on every thread. */
-struct pend {
-    struct gm_run *r;
-    const char *path;
-    struct gm_trace_bdec **dec;          /* one per worker */
-    uint32_t ndec;
-    uint8_t *bytes;                      /* the blocks' compressed bytes */
-    size_t nbytes, cap_bytes;
-    struct gm_trace_block *blk;          /* comp = offset into bytes until the flush */
-    long *n;                             /* decoded count per block */
-    const char **why;
-    size_t nblk, cap_blk, max_blk;
-    uint64_t launch_records, total_records;
-};
-
-static long decode_block(void *ctx, uint32_t worker, size_t b, struct gm_access *out)
-{
-    struct pend *p = ctx;
-    p->n[b] = gm_trace_block_decode(p->dec[worker], &p->blk[b], out, &p->why[b]);
-    return p->n[b];
-}
-
-static int pend_add(struct pend *p, const struct gm_trace_block *b)
-{
-    if (p->nblk == p->cap_blk) {
-        size_t cap = p->cap_blk ? 2 * p->cap_blk : 64;
-        struct gm_trace_block *nb = realloc(p->blk, cap * sizeof *nb);
-        if (nb) p->blk = nb;
-        long *nn = nb ? realloc(p->n, cap * sizeof *nn) : NULL;
-        if (nn) p->n = nn;
-        const char **nw = nn ? realloc(p->why, cap * sizeof *nw) : NULL;
-        if (nw) p->why = nw;
-        if (!nw) return fail(p->r, "out of memory");
-        p->cap_blk = cap;
-    }
-    if (p->nbytes + b->comp_len > p->cap_bytes) {
-        size_t cap = 2 * (p->nbytes + b->comp_len);
-        uint8_t *nb = realloc(p->bytes, cap);
-        if (!nb) return fail(p->r, "out of memory");
-        p->bytes = nb;
-        p->cap_bytes = cap;
-    }
-    memcpy(p->bytes + p->nbytes, b->comp, b->comp_len);
-    p->blk[p->nblk] = *b;
-    p->blk[p->nblk++].comp = (const uint8_t *)(uintptr_t)p->nbytes;
-    p->nbytes += b->comp_len;
-    return 0;
-}
-
-/* Decodes and simulates the pending blocks. */
-static int pend_flush(struct pend *p)
-{
-    struct gm_run *r = p->r;
-    if (!p->nblk) return 0;
-    for (size_t b = 0; b < p->nblk; b++) p->blk[b].comp = p->bytes + (uintptr_t)p->blk[b].comp;
-    size_t bad = 0;
-    int rc = gm_sim_feed_blocks(r->sim, p->nblk, decode_block, p, &bad);
-    if (rc < 0) {
-        snprintf(r->err, sizeof r->err, "trace %s: %s (at byte %llu)", p->path, p->why[bad],
-                 (unsigned long long)p->blk[bad].at);
-        return -1;
-    }
-    uint64_t n = 0;
-    for (size_t b = 0; b < p->nblk; b++) n += (uint64_t)p->n[b];
-    r->launches[r->nlaunches - 1].l.nrecords += n;
-    r->records += n;
-    p->launch_records += n;
-    p->total_records += n;
-    p->nblk = p->nbytes = 0;
-    return 0;
-}
-
-/* The events of a deferred reader: RECORDS pend, anything else flushes
- * first and checks the counts the reader could not. */
-static int dispatch_deferred(struct pend *p, const struct gm_trace_event *ev)
-{
-    struct gm_run *r = p->r;
-    if (ev->kind == GM_TEV_RECORDS) {
-        if (pend_add(p, &ev->block)) return -1;
-        return p->nblk >= p->max_blk ? pend_flush(p) : 0;
-    }
-    if (pend_flush(p)) return -1;
-    if (ev->kind == GM_TEV_LAUNCH_END && ev->launch.nrecords != p->launch_records) {
-        snprintf(r->err, sizeof r->err, "trace %s: launch %llu: %llu records announced, %llu present", p->path,
-                 (unsigned long long)ev->launch.seq, (unsigned long long)ev->launch.nrecords,
-                 (unsigned long long)p->launch_records);
-        return -1;
-    }
-    if (ev->kind == GM_TEV_LAUNCH_END) p->launch_records = 0;
-    if (ev->kind == GM_TEV_END && ev->launch.nrecords != p->total_records) {
-        snprintf(r->err, sizeof r->err, "trace %s: end marker counts do not match", p->path);
-        return -1;
-    }
-    return ev->kind == GM_TEV_END ? 0 : dispatch(r, ev);
-}
-
-static void pend_free(struct pend *p)
-{
-    for (uint32_t t = 0; t < p->ndec; t++) gm_trace_bdec_free(p->dec[t]);
-    free(p->dec);
-    free(p->bytes);
-    free(p->blk);
-    free(p->n);
-    free(p->why);
-}
-
-static int pend_init(struct pend *p, struct gm_run *r, const char *path)
-{
-    *p = (struct pend){.r = r, .path = path, .max_blk = gm_sim_window_blocks(r->sim)};
-    p->dec = calloc(r->cfg.threads, sizeof *p->dec);
-    if (!p->dec) return fail(r, "out of memory");
-    for (; p->ndec < r->cfg.threads; p->ndec++)
-        if (!(p->dec[p->ndec] = gm_trace_bdec_new())) return fail(r, "out of memory");
-    return 0;
-}
-
+/* Without --ref the simulator's workers decode the record blocks ahead
+ * (gpumem/replay.h); the reference model takes the reader's records. */
 int gm_run_trace(struct gm_run *r, const char *path)
 {
     struct gm_trace_reader *rd = gm_trace_reader_open(path, r->err, sizeof r->err);
     if (!rd) return -1;
     r->gpu = *gm_trace_reader_gpu(rd);
-    struct gm_trace_event ev;
-    struct pend p;
-    int defer = !r->ref, rc = 0;   /* the reference model takes decoded records: decode here */
-    if (defer && pend_init(&p, r, path) == 0) gm_trace_reader_defer(rd, 1);
-    else if (defer) { pend_free(&p); gm_trace_reader_close(rd); return -1; }
-    while (!r->err[0] && (rc = gm_trace_reader_next(rd, &ev)) >= 0) {
-        if (defer ? dispatch_deferred(&p, &ev) : dispatch(r, &ev)) break;
-        if (rc == 0) break;
+    struct gm_replay *p = r->ref ? NULL : gm_replay_open(rd, r->sim);
+    if (!r->ref && !p) {
+        gm_trace_reader_close(rd);
+        return fail(r, "out of memory");
     }
-    if (rc < 0 && defer && !r->err[0]) pend_flush(&p);   /* the whole blocks before a torn tail */
-    if (rc < 0 && !r->err[0] && !(gm_trace_reader_torn(rd) && torn_tail(r, rd, path) == 0))
-        snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
-    if (defer) pend_free(&p);
+    struct gm_trace_event ev;
+    int rc;
+    while ((rc = p ? gm_replay_next(p, &ev) : gm_trace_reader_next(rd, &ev)) > 0)
+        if (dispatch(r, &ev)) break;
+    int torn = p ? gm_replay_torn(p) : gm_trace_reader_torn(rd);
+    if (rc < 0 && !(torn && torn_tail(r, rd, path) == 0))
+        snprintf(r->err, sizeof r->err, "%s", p ? gm_replay_error(p) : gm_trace_reader_error(rd));
+    gm_replay_close(p);
     gm_trace_reader_close(rd);
     return r->err[0] ? -1 : 0;
 }

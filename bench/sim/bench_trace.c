@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace replay benchmark: end to end from trace files, as gpumem-sim
- * replays them (deferred block decoding, gm_sim_feed_blocks: the workers
- * decode their share of the blocks). Per file: decoding alone (one thread,
+ * replays them (gpumem/replay.h: the simulator's workers decode the
+ * record blocks ahead). Per file: decoding alone (one thread,
  * zstd + records), then decode + simulate with 1, 2, 4, ... threads (wall
  * clock), each run's counts checked identical to the one-thread run.
  * With --synth SPEC FILE, writes a synthetic trace first (gpumem/synth.h).
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "gpumem/replay.h"
 #include "gpumem/sim.h"
 #include "gpumem/synth.h"
 
@@ -33,88 +34,41 @@ static void die(const char *what, const char *msg)
     exit(1);
 }
 
-/* Blocks kept compressed until a window's worth, then decoded by the
- * workers (what gpumem-sim does). */
-struct replay {
-    struct gm_sim *sim;
-    struct gm_trace_bdec *dec[256];
-    uint8_t *bytes;
-    size_t nbytes, cap;
-    struct gm_trace_block blk[1024];
-    long n[1024];
-    size_t nblk, max_blk;
-    uint64_t records;
-};
-
-static long decode_cb(void *ctx, uint32_t worker, size_t b, struct gm_access *out)
-{
-    struct replay *p = ctx;
-    const char *why;
-    return p->n[b] = gm_trace_block_decode(p->dec[worker], &p->blk[b], out, &why);
-}
-
-static void flush(struct replay *p)
-{
-    for (size_t b = 0; b < p->nblk; b++) p->blk[b].comp = p->bytes + (uintptr_t)p->blk[b].comp;
-    size_t bad;
-    if (p->nblk && gm_sim_feed_blocks(p->sim, p->nblk, decode_cb, p, &bad)) die("decode", "malformed block");
-    for (size_t b = 0; b < p->nblk; b++) p->records += (uint64_t)p->n[b];
-    p->nblk = p->nbytes = 0;
-}
-
-static void pend(struct replay *p, const struct gm_trace_block *b)
-{
-    if (p->nbytes + b->comp_len > p->cap) {
-        p->cap = 2 * (p->nbytes + b->comp_len);
-        if (!(p->bytes = realloc(p->bytes, p->cap))) die("replay", "out of memory");
-    }
-    memcpy(p->bytes + p->nbytes, b->comp, b->comp_len);
-    p->blk[p->nblk] = *b;
-    p->blk[p->nblk++].comp = (const uint8_t *)(uintptr_t)p->nbytes;
-    p->nbytes += b->comp_len;
-    if (p->nblk == p->max_blk) flush(p);
-}
-
-/* Decode + simulate path with the configuration c; the summed counts of
- * all launches and the final write-back in *sum. Returns seconds. */
+/* Decode + simulate with the configuration c, as gpumem-sim does
+ * (gpumem/replay.h: the workers decode the blocks ahead); the summed
+ * counts of all launches and the final write-back in *sum. Returns
+ * seconds. */
 static double replay(const char *path, const struct gm_sim_config *c, struct gm_counts *sum, uint64_t *nrec)
 {
     char err[512];
     const char *m;
     double t0 = now();
-    struct replay p = {0};
-    if (!(p.sim = gm_sim_new(c, &m))) die("config", m);
-    for (uint32_t t = 0; t < c->threads; t++)
-        if (!(p.dec[t] = gm_trace_bdec_new())) die("replay", "out of memory");
-    p.max_blk = gm_sim_window_blocks(p.sim);
-    if (p.max_blk > 1024) p.max_blk = 1024;
+    struct gm_sim *s = gm_sim_new(c, &m);
+    if (!s) die("config", m);
     struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
     if (!r) die(path, err);
-    gm_trace_reader_defer(r, 1);
+    struct gm_replay *p = gm_replay_open(r, s);
+    if (!p) die(path, "out of memory");
     struct gm_trace_event ev;
     int rc;
     uint32_t nmod = 0;
     memset(sum, 0, sizeof *sum);
-    while ((rc = gm_trace_reader_next(r, &ev)) == 1) {
-        if (ev.kind == GM_TEV_RECORDS) { pend(&p, &ev.block); continue; }
-        flush(&p);
-        if (ev.kind == GM_TEV_MODULE) gm_sim_add_module(p.sim, nmod++, ev.nsites);
-        else if (ev.kind == GM_TEV_ALLOC) gm_sim_alloc(p.sim, ev.alloc.base, ev.alloc.size);
-        else if (ev.kind == GM_TEV_FREE) gm_sim_release(p.sim, ev.alloc.base);
-        else if (ev.kind == GM_TEV_COPY) gm_sim_copy(p.sim, &ev.copy);
-        else if (ev.kind == GM_TEV_LAUNCH && (m = gm_sim_begin(p.sim, ev.launch.carveout))) die(path, m);
-        else if (ev.kind == GM_TEV_LAUNCH_END && gm_sim_end(p.sim, sum)) die(path, gm_sim_error(p.sim));
+    *nrec = 0;
+    while ((rc = gm_replay_next(p, &ev)) == 1) {
+        if (ev.kind == GM_TEV_RECORDS) { gm_sim_feed(s, ev.recs, ev.nrecs); *nrec += ev.nrecs; }
+        else if (ev.kind == GM_TEV_MODULE) gm_sim_add_module(s, nmod++, ev.nsites);
+        else if (ev.kind == GM_TEV_ALLOC) gm_sim_alloc(s, ev.alloc.base, ev.alloc.size);
+        else if (ev.kind == GM_TEV_FREE) gm_sim_release(s, ev.alloc.base);
+        else if (ev.kind == GM_TEV_COPY) gm_sim_copy(s, &ev.copy);
+        else if (ev.kind == GM_TEV_LAUNCH && (m = gm_sim_begin(s, ev.launch.carveout))) die(path, m);
+        else if (ev.kind == GM_TEV_LAUNCH_END && gm_sim_end(s, sum)) die(path, gm_sim_error(s));
     }
-    if (rc < 0) die(path, gm_trace_reader_error(r));
-    flush(&p);
-    gm_sim_flush_l2(p.sim, sum);
+    if (rc < 0) die(path, gm_replay_error(p));
+    gm_sim_flush_l2(s, sum);
+    gm_replay_close(p);
     gm_trace_reader_close(r);
-    double t = now() - t0;
-    for (uint32_t t2 = 0; t2 < c->threads; t2++) gm_trace_bdec_free(p.dec[t2]);
-    gm_sim_free(p.sim);
-    free(p.bytes);
-    *nrec = p.records;
-    return t;
+    gm_sim_free(s);
+    return now() - t0;
 }
 
 /* Decoding alone (reader + zstd + records, one thread). Returns seconds. */

@@ -57,9 +57,9 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 #define GM_AHEAD 6
 #define GM_AHEAD2 12
 
-/* A window of the parallel driver is a list of blocks of at most GM_JBLK
- * records (a trace block, or a piece of a fed array); record i of block b
- * has index b << GM_JBLK_SHIFT | i (the order of L2 requests). */
+/* A window of the parallel driver is a list of pieces of at most GM_JBLK
+ * records of the fed array; record i of piece b has index
+ * b << GM_JBLK_SHIFT | i (the order of L2 requests). */
 #define GM_JBLK_SHIFT 13
 #define GM_JBLK (1u << GM_JBLK_SHIFT)
 struct gm_jblk { const struct gm_access *recs; long n; };
@@ -106,11 +106,8 @@ struct gm_sim {
     struct gm_bar bar;                  /* spin-then-sleep barrier (barrier.h) */
     struct gm_jblk *jb;                 /* the window: blocks of up to GM_JBLK records */
     uint32_t njb, jb_max;               /* blocks in the window; most a window holds */
-    gm_block_decode_fn decode;          /* gm_sim_feed_blocks: how workers decode */
-    void *decode_ctx;
-    size_t wbase;                       /* first block of the window in the call */
-    struct gm_access *slots;            /* gm_sim_feed_blocks: jb_max * GM_JBLK decoded records */
-    int decode_bad;                     /* a block of the window failed to decode */
+    void (*run_fn)(void *ctx, uint32_t worker, uint32_t workers);   /* gm_sim_run_workers */
+    void *run_ctx;
     uint32_t *idx;                      /* record indices (block << GM_JBLK_SHIFT | i) bucketed by owner */
     uint8_t *own;                       /* owner of each record, by the same index */
     uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 */
@@ -139,6 +136,5 @@ void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, ui
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
-int gm_parallel_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad);
 
 #endif

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Parallel driver, exact: per window of records (blocks of up to GM_JBLK),
- * (d) with gm_sim_feed_blocks, each thread decodes its share of the blocks,
+ * Parallel driver, exact: per window of records (pieces of up to GM_JBLK),
  * (0) bucket records by the thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
  * queues L2 requests per L2 set group (set % threads), (2) each thread runs
  * one set group, taking requests in global record order. An L1 depends only
@@ -15,8 +14,6 @@
 
 struct arg { struct gm_sim *s; uint32_t t; };
 
-_Static_assert(GM_JBLK == GM_TRACE_BLOCK_RECORDS, "a trace block must fit a window block");
-
 static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
 {
     return s->sm_owner[a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count];
@@ -28,16 +25,6 @@ static void share(const struct gm_sim *s, uint32_t t, uint32_t *lo, uint32_t *hi
     uint32_t T = s->cfg.threads;
     *lo = (uint32_t)((uint64_t)s->njb * t / T);
     *hi = (uint32_t)((uint64_t)s->njb * (t + 1) / T);
-}
-
-/* gm_sim_feed_blocks: thread t decodes blocks t, t + T, ... */
-static void decode_phase(struct gm_sim *s, uint32_t t)
-{
-    for (uint32_t b = t; b < s->njb; b += s->cfg.threads) {
-        struct gm_access *out = s->slots + (size_t)b * GM_JBLK;
-        long n = s->decode(s->decode_ctx, t, s->wbase + b, out);
-        s->jb[b] = (struct gm_jblk){out, n < 0 || n > (long)GM_JBLK ? -1 : n};
-    }
 }
 
 static void bucket(struct gm_sim *s, uint32_t t)
@@ -162,12 +149,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
 
 static void phases(struct gm_sim *s, uint32_t t)
 {
-    if (s->decode) {
-        decode_phase(s, t);
-        gm_bar_wait(&s->bar);
-        for (uint32_t b = 0; b < s->njb; b++)   /* every thread sees the same: all stop together */
-            if (s->jb[b].n < 0) return;
-    }
+    if (s->run_fn) { s->run_fn(s->run_ctx, t, s->cfg.threads); return; }   /* gm_sim_run_workers */
     bucket(s, t);
     gm_bar_wait(&s->bar);
     scatter(s, t);
@@ -201,7 +183,7 @@ int gm_parallel_start(struct gm_sim *s)
         if (!s->w[t].cnt || !s->w[t].out) return -1;
     }
     uint32_t wb = (s->cfg.window + GM_JBLK - 1) / GM_JBLK;
-    s->jb_max = wb > 2 * T ? wb : 2 * T;   /* every thread decodes at least two blocks */
+    s->jb_max = wb > 2 * T ? wb : 2 * T;   /* at least two pieces per thread */
     s->jb = calloc(s->jb_max, sizeof *s->jb);
     s->idx = malloc((size_t)s->jb_max * GM_JBLK * sizeof *s->idx);
     s->own = malloc((size_t)s->jb_max * GM_JBLK);
@@ -249,7 +231,6 @@ static void run_window(struct gm_sim *s)
 
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
-    s->decode = NULL;
     for (size_t off = 0; off < n && !s->err;) {
         for (s->njb = 0; s->njb < s->jb_max && off < n; s->njb++, off += GM_JBLK)
             s->jb[s->njb] = (struct gm_jblk){recs + off, n - off < GM_JBLK ? (long)(n - off) : (long)GM_JBLK};
@@ -257,21 +238,13 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     }
 }
 
-int gm_parallel_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad)
+void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx)
 {
-    if (!s->slots && !(s->slots = gm_big_alloc((size_t)s->jb_max * GM_JBLK * sizeof *s->slots))) {
-        s->err = "out of memory for decoded records";
-        return 0;
-    }
-    s->decode = decode;
-    s->decode_ctx = ctx;
-    for (size_t b0 = 0; b0 < nblocks && !s->err; b0 += s->njb) {
-        s->wbase = b0;
-        s->njb = (uint32_t)(nblocks - b0 < s->jb_max ? nblocks - b0 : s->jb_max);
-        run_window(s);
-        for (uint32_t b = 0; b < s->njb; b++)
-            if (s->jb[b].n < 0) { *bad = b0 + b; s->decode = NULL; return -1; }
-    }
-    s->decode = NULL;
-    return 0;
+    if (s->cfg.threads == 1) { fn(ctx, 0, 1); return; }
+    s->run_fn = fn;
+    s->run_ctx = ctx;
+    gm_bar_wait(&s->bar);
+    phases(s, 0);
+    gm_bar_wait(&s->bar);
+    s->run_fn = NULL;
 }

@@ -73,7 +73,6 @@ void gm_sim_free(struct gm_sim *s)
     free(s->idx);
     free(s->own);
     free(s->jb);
-    gm_big_free(s->slots);
     free(s->sm_owner);
     free(s);
 }
@@ -171,23 +170,6 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 }
 
 size_t gm_sim_window_blocks(const struct gm_sim *s) { return s->cfg.threads > 1 ? s->jb_max : 1; }
-
-/* Serial: each block decoded into one buffer, then fed. */
-int gm_sim_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad)
-{
-    if (s->err) return 0;
-    if (s->cfg.threads > 1) return gm_parallel_feed_blocks(s, nblocks, decode, ctx, bad);
-    if (!s->slots && !(s->slots = gm_big_alloc(GM_JBLK * sizeof *s->slots))) {
-        s->err = "out of memory for decoded records";
-        return 0;
-    }
-    for (size_t b = 0; b < nblocks; b++) {
-        long n = decode(ctx, 0, b, s->slots);
-        if (n < 0 || n > (long)GM_JBLK) { *bad = b; return -1; }
-        gm_sim_feed(s, s->slots, (size_t)n);
-    }
-    return 0;
-}
 
 /* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
  * byte masks. */

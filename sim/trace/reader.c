@@ -215,6 +215,7 @@ long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block 
 
 const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r) { return &r->gpu; }
 const char *gm_trace_reader_error(const struct gm_trace_reader *r) { return r->err; }
+const char *gm_trace_reader_name(const struct gm_trace_reader *r) { return r->name; }
 int gm_trace_reader_torn(const struct gm_trace_reader *r) { return r->torn; }
 
 void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records)

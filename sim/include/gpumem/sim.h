@@ -108,20 +108,13 @@ void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c);
  * begin returns NULL or a message (impossible L1 for this carve-out). */
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
-/* Records still to be decoded, fed in order: block b (0 <= b < nblocks) is
- * decoded by decode(ctx, worker, b, out), which fills out (room for
- * GM_TRACE_BLOCK_RECORDS records) and returns their count, or -1. With
- * several threads each worker decodes its share of the blocks (worker w
- * calls with its own index, never two calls with one index at a time), so
- * decoding scales with the simulation. Returns 0; or -1 with *bad = the
- * first block that failed to decode (then the records of every block of
- * this call may or may not have been simulated: the counts are not to be
- * reported). nblocks is unbounded (fed in windows of up to
- * gm_sim_window_blocks(s) blocks). */
-typedef long (*gm_block_decode_fn)(void *ctx, uint32_t worker, size_t block, struct gm_access *out);
-int gm_sim_feed_blocks(struct gm_sim *s, size_t nblocks, gm_block_decode_fn decode, void *ctx, size_t *bad);
-/* Blocks one window of gm_sim_feed_blocks takes at most (decoded records
- * are kept for a window: this times GM_TRACE_BLOCK_RECORDS of them). */
+/* Runs fn(ctx, worker, workers) once on each of the simulator's worker
+ * threads (the caller is worker 0; one thread: just the call) and returns
+ * when all have returned: work the caller splits by worker, e.g. decoding
+ * trace blocks ahead (gpumem/replay.h). Not during a feed. */
+void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx);
+/* Trace blocks worth decoding ahead at a time (threads > 1: at least two
+ * per worker; else 1). */
 size_t gm_sim_window_blocks(const struct gm_sim *s);
 /* Seconds (wall clock) the serial feed spent coalescing records into line
  * accesses and running them through the caches, summed over all feeds. */

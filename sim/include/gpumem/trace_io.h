@@ -113,6 +113,8 @@ const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r);
  * truncated file (gm_trace_reader_error() says why and where). */
 int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev);
 const char *gm_trace_reader_error(const struct gm_trace_reader *r);
+/* The path given to open (or "<memory>"), for messages. */
+const char *gm_trace_reader_name(const struct gm_trace_reader *r);
 /* After -1: 1 when the input only ends early (cut inside a section or its
  * header, zero bytes where a section should start, or no end marker):
  * everything returned before is whole and checked, the rest is missing.
@@ -122,7 +124,8 @@ int gm_trace_reader_torn(const struct gm_trace_reader *r);
 void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records);
 void gm_trace_reader_close(struct gm_trace_reader *r);
 
-/* Deferred decoding, for replays that decode blocks on several threads:
+/* Deferred decoding, for replays that decode blocks on several threads
+ * (gpumem/replay.h does this for the simulator):
  * with on = 1, RECORDS events carry the block still compressed (ev->block,
  * nrecs 0), and the reader no longer knows record counts: the caller
  * decodes each block with gm_trace_block_decode, and checks each launch's
