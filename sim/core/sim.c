@@ -128,9 +128,11 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
         s->l1_stride = stride;
     }
     if (!s->geo || l1 != s->l1_bytes) {   /* a new L1 geometry: each SM's state laid out anew */
-        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 63) / 64);
-        uint64_t *t = realloc(s->l1_touched, (size_t)s->cfg.sm_count * words * sizeof *t);
+        /* whole 64 B cache lines per SM: SMs of different threads never share one */
+        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 511) / 512 * 8);
+        uint64_t *t = aligned_alloc(64, (size_t)s->cfg.sm_count * words * sizeof *t);
         if (!t) return "out of memory for L1 state";
+        free(s->l1_touched);
         s->l1_touched = t;
         s->l1_words = words;
         s->geo++;
