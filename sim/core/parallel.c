@@ -99,19 +99,51 @@ static struct gm_l2hint hint_ahead(struct gm_sim *s, const struct gm_l2req **q)
     return h;
 }
 
+/* Queue heads ordered by the record of their next request (a binary
+ * min-heap of queue indices). */
+struct heads { uint32_t n, u[256]; uint32_t rec[256]; };
+
+static void sift_down(struct heads *h, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < h->n && h->rec[l] < h->rec[m]) m = l;
+        if (l + 1 < h->n && h->rec[l + 1] < h->rec[m]) m = l + 1;
+        if (m == i) return;
+        uint32_t tu = h->u[i], tr = h->rec[i];
+        h->u[i] = h->u[m]; h->rec[i] = h->rec[m];
+        h->u[m] = tu; h->rec[m] = tr;
+        i = m;
+    }
+}
+
 /* Group g's requests in record order: each thread's queue for g is in
- * record order already; two are merged by record index, more by walking
- * the records and taking each one's requests from its owner's queue. */
-static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w)
+ * record order already. Few requests for the records of the window (a
+ * coalesced warp touches one group in T): merged by a heap of the queues'
+ * heads, a record's adjacent requests at a time, O(log T) each; many (a
+ * gather touches most groups): by walking the records and taking each
+ * one's requests from its owner's queue, O(1) per record. */
+static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w, size_t nreq)
 {
     uint32_t T = s->cfg.threads;
-    size_t k = 0;
-    if (T == 2) {   /* the common small case: two queues */
-        struct gm_reqvec *a = &s->w[0].out[g], *b = &s->w[1].out[g];
-        while (a->pos < a->n && b->pos < b->n)
-            w->merged[k++] = a->v[a->pos].rec <= b->v[b->pos].rec ? &a->v[a->pos++] : &b->v[b->pos++];
-        while (a->pos < a->n) w->merged[k++] = &a->v[a->pos++];
-        while (b->pos < b->n) w->merged[k++] = &b->v[b->pos++];
+    size_t k = 0, nrec = 0;
+    for (uint32_t b = 0; b < s->njb; b++) nrec += (size_t)s->jb[b].n;
+    if (4 * nreq < nrec) {
+        struct heads h = {0};
+        for (uint32_t u = 0; u < T; u++) {
+            struct gm_reqvec *v = &s->w[u].out[g];
+            if (v->n) { h.u[h.n] = u; h.rec[h.n++] = v->v[0].rec; }
+        }
+        for (uint32_t i = h.n / 2; i-- > 0;) sift_down(&h, i);
+        while (h.n) {
+            struct gm_reqvec *v = &s->w[h.u[0]].out[g];
+            uint32_t rec = h.rec[0];
+            do w->merged[k++] = &v->v[v->pos++];
+            while (v->pos < v->n && v->v[v->pos].rec == rec);
+            if (v->pos < v->n) h.rec[0] = v->v[v->pos].rec;
+            else { h.n--; h.u[0] = h.u[h.n]; h.rec[0] = h.rec[h.n]; }
+            sift_down(&h, 0);
+        }
         return k;
     }
     for (uint32_t b = 0; b < s->njb; b++) {   /* record by record: its owner's queue */
@@ -137,7 +169,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
         w->merged = m;
         w->nmerged_cap = n;
     }
-    size_t k = merge_queues(s, g, w);
+    size_t k = merge_queues(s, g, w, n);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
     for (size_t i = 0; i < k; i++) {
