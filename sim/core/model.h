@@ -74,6 +74,7 @@ struct gm_worker {
     struct gm_reqvec *out;              /* parallel: per L2 group */
     size_t cnt_base;                    /* parallel: bucketing */
     size_t *cnt;                        /* counts per owner (threads entries) */
+    uint32_t *sm_cnt;                   /* parallel: this window's records per SM (bucketed by this thread) */
     const struct gm_l2req **merged;     /* parallel: own group's requests in order */
     size_t nmerged_cap;
     int oom;
@@ -110,7 +111,8 @@ struct gm_sim {
     void *run_ctx;
     uint32_t *idx;                      /* record indices (block << GM_JBLK_SHIFT | i) bucketed by owner */
     uint8_t *own;                       /* owner of each record, by the same index */
-    uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 */
+    uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 (per window) */
+    uint64_t *sm_key;                   /* sm_count: scratch of rebalance() */
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */
     struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */

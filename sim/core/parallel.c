@@ -14,9 +14,9 @@
 
 struct arg { struct gm_sim *s; uint32_t t; };
 
-static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
+static uint32_t sm_of(const struct gm_sim *s, const struct gm_access *a)
 {
-    return s->sm_owner[a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count];
+    return a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
 }
 
 /* Thread t's share of the window's blocks: [*lo, *hi). */
@@ -31,15 +31,18 @@ static void bucket(struct gm_sim *s, uint32_t t)
 {
     uint32_t T = s->cfg.threads, lo, hi;
     size_t *cnt = s->w[t].cnt;
+    uint32_t *per_sm = s->w[t].sm_cnt;
     memset(cnt, 0, T * sizeof *cnt);
+    memset(per_sm, 0, s->cfg.sm_count * sizeof *per_sm);
     share(s, t, &lo, &hi);
     for (uint32_t b = lo; b < hi; b++) {
         const struct gm_access *r = s->jb[b].recs;
         uint8_t *own = s->own + ((size_t)b << GM_JBLK_SHIFT);
         for (long i = 0; i < s->jb[b].n; i++) {
-            uint32_t o = owner(s, &r[i]);
+            uint32_t sm = sm_of(s, &r[i]), o = s->sm_owner[sm];
             own[i] = (uint8_t)o;
             cnt[o]++;
+            per_sm[sm]++;
         }
     }
 }
@@ -212,7 +215,8 @@ int gm_parallel_start(struct gm_sim *s)
     for (uint32_t t = 0; t < T; t++) {
         s->w[t].cnt = calloc(T, sizeof *s->w[t].cnt);
         s->w[t].out = calloc(T, sizeof *s->w[t].out);
-        if (!s->w[t].cnt || !s->w[t].out) return -1;
+        s->w[t].sm_cnt = calloc(s->cfg.sm_count, sizeof *s->w[t].sm_cnt);
+        if (!s->w[t].cnt || !s->w[t].out || !s->w[t].sm_cnt) return -1;
     }
     uint32_t wb = (s->cfg.window + GM_JBLK - 1) / GM_JBLK;
     s->jb_max = wb > 2 * T ? wb : 2 * T;   /* at least two pieces per thread */
@@ -221,7 +225,8 @@ int gm_parallel_start(struct gm_sim *s)
     s->own = malloc((size_t)s->jb_max * GM_JBLK);
     if (!s->jb) return -1;
     s->sm_owner = malloc(s->cfg.sm_count);
-    if (!s->sm_owner) return -1;
+    s->sm_key = malloc(s->cfg.sm_count * sizeof *s->sm_key);
+    if (!s->sm_owner || !s->sm_key) return -1;
     for (uint32_t sm = 0; sm < s->cfg.sm_count; sm++) s->sm_owner[sm] = (uint8_t)(sm % T);
     pthread_t *tid = calloc(T, sizeof *tid);
     if (!s->idx || !s->own || !tid) { free(tid); return -1; }
@@ -251,6 +256,35 @@ void gm_parallel_stop(struct gm_sim *s)
     s->tid = NULL;
 }
 
+static int by_load(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* SMs to threads for the next window, by this window's records per SM:
+ * the busiest SM first, each to the least loaded thread (an SM's L1 is
+ * run by one thread within a window, by any between windows; the counts
+ * do not depend on it). sm % threads would leave 9 SMs to some of 16
+ * threads and 8 to others (H100: 132 SMs). */
+static void rebalance(struct gm_sim *s, uint64_t *key)
+{
+    uint32_t T = s->cfg.threads, n = s->cfg.sm_count;
+    uint64_t load[256] = {0};
+    for (uint32_t sm = 0; sm < n; sm++) {
+        uint64_t c = 0;
+        for (uint32_t t = 0; t < T; t++) c += s->w[t].sm_cnt[sm];
+        key[sm] = c << 20 | (n - 1 - sm);   /* ties: lower SM first */
+    }
+    qsort(key, n, sizeof *key, by_load);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t sm = n - 1 - (uint32_t)(key[i] & 0xfffff), best = 0;
+        for (uint32_t t = 1; t < T; t++) best = load[t] < load[best] ? t : best;
+        s->sm_owner[sm] = (uint8_t)best;
+        load[best] += (key[i] >> 20) + 1;
+    }
+}
+
 /* Runs the window in s->jb (s->njb blocks) on all threads. */
 static void run_window(struct gm_sim *s)
 {
@@ -267,6 +301,7 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
         for (s->njb = 0; s->njb < s->jb_max && off < n; s->njb++, off += GM_JBLK)
             s->jb[s->njb] = (struct gm_jblk){recs + off, n - off < GM_JBLK ? (long)(n - off) : (long)GM_JBLK};
         run_window(s);
+        rebalance(s, s->sm_key);
     }
 }
 

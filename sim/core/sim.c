@@ -55,6 +55,7 @@ void gm_sim_free(struct gm_sim *s)
         gm_ct_destroy(&s->w[t].allocs);
         gm_ct_destroy(&s->w[t].sites);
         free(s->w[t].cnt);
+        free(s->w[t].sm_cnt);
         free(s->w[t].merged);
         for (uint32_t g = 0; s->w[t].out && g < s->cfg.threads; g++) free(s->w[t].out[g].v);
         free(s->w[t].out);
@@ -74,6 +75,7 @@ void gm_sim_free(struct gm_sim *s)
     free(s->own);
     free(s->jb);
     free(s->sm_owner);
+    free(s->sm_key);
     free(s);
 }
 
