@@ -28,7 +28,12 @@ static void usage(FILE *f)
         "  --synth SPEC              simulate a synthetic trace instead of FILE (gpumem/synth.h)\n"
         "  --write OUT               with --synth: write the trace to OUT instead of simulating\n"
         "  --ref                     also run the reference model and compare (exit 1 if different)\n"
-        "  --json                    JSON output\n"
+        "  --format text|json|csv|counters\n"
+        "                            text (default): tables of kernels (demangled), allocations\n"
+        "                            (label or call site) and the busiest source lines; json: every\n"
+        "                            counter; csv: every counter, one row per launch, allocation\n"
+        "                            and site; counters: every counter as key=value lines\n"
+        "  --json                    the same as --format json\n"
         "  -h, --help                this help\n");
 }
 
@@ -96,7 +101,17 @@ static int load_config(struct gm_sim_config *c, const char *path)
     return rc;
 }
 
-struct opts { const char *file, *synth, *write, *config; int json, ref; };
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_COUNTERS };
+struct opts { const char *file, *synth, *write, *config; enum fmt fmt; int ref; };
+
+static int parse_format(const char *v, enum fmt *f)
+{
+    static const char *const names[] = {"text", "json", "csv", "counters"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v, names[i])) { *f = (enum fmt)i; return 0; }
+    fprintf(stderr, "gpumem-sim: unknown --format '%s' (text, json, csv, counters)\n", v);
+    return -1;
+}
 
 static int parse(int argc, char **argv, struct gm_run *r, struct opts *o)
 {
@@ -104,16 +119,18 @@ static int parse(int argc, char **argv, struct gm_run *r, struct opts *o)
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(close_stdout("the help") ? 1 : 0); }
-        else if (!strcmp(a, "--json")) o->json = 1;
+        else if (!strcmp(a, "--json")) o->fmt = FMT_JSON;
+        else if (!strncmp(a, "--format=", 9)) { if (parse_format(a + 9, &o->fmt)) return -1; }
         else if (!strcmp(a, "--ref")) o->ref = 1;
         else if (!strcmp(a, "--preset") || !strcmp(a, "--config") || !strcmp(a, "--synth") ||
-                 !strcmp(a, "--write") || !strcmp(a, "--threads")) {
+                 !strcmp(a, "--write") || !strcmp(a, "--threads") || !strcmp(a, "--format")) {
             if (!next) { fprintf(stderr, "gpumem-sim: %s needs a value\n", a); return -1; }
             i++;
             if (!strcmp(a, "--preset")) {
                 r->preset = next;
                 if (gm_sim_preset(&r->cfg, next)) { fprintf(stderr, "gpumem-sim: unknown preset '%s' (h100, rtx2080ti)\n", next); return -1; }
             } else if (!strcmp(a, "--config")) o->config = next;
+            else if (!strcmp(a, "--format")) { if (parse_format(next, &o->fmt)) return -1; }
             else if (!strcmp(a, "--synth")) o->synth = next;
             else if (!strcmp(a, "--write")) o->write = next;
             else {
@@ -181,8 +198,10 @@ int main(int argc, char **argv)
     if (rc) { die(r.err); gm_run_free(&r); return 1; }
     int bad = o.ref ? gm_ref_compare(stderr, &r) : 0;
     gm_run_finish(&r);
-    if (o.json) gm_print_json(stdout, &r);
-    else gm_print_text(stdout, &r);
+    if (o.fmt == FMT_JSON) gm_print_json(stdout, &r);
+    else if (o.fmt == FMT_CSV) gm_print_csv(stdout, &r);
+    else if (o.fmt == FMT_COUNTERS) gm_print_text(stdout, &r);
+    else gm_print_table(stdout, &r);
     gm_run_free(&r);
     return close_stdout("the results") ? 1 : bad;
 }

@@ -21,7 +21,8 @@ struct gm_run {
     struct gm_sim *sim;
     struct gm_ref *ref;                 /* --ref: reference model alongside */
     struct gm_trace_gpu gpu;
-    char (*labels)[GM_TRACE_NAME_MAX];  /* by allocation id */
+    char (*labels)[GM_TRACE_NAME_MAX];  /* by allocation id: label or "file:line" of the call */
+    uint64_t *alloc_size;               /* by allocation id */
     struct gm_counts *ref_launch;
     uint32_t nlabels, nmods;
     size_t cap_labels, cap_launches;
@@ -42,7 +43,9 @@ struct gm_sink gm_run_sink(struct gm_run *r);
 int gm_run_trace(struct gm_run *r, const char *path);
 int gm_run_finish(struct gm_run *r);
 void gm_run_free(struct gm_run *r);
-void gm_print_text(FILE *f, const struct gm_run *r);
+void gm_print_text(FILE *f, const struct gm_run *r);     /* --format counters */
+void gm_print_table(FILE *f, const struct gm_run *r);    /* --format text */
+void gm_print_csv(FILE *f, const struct gm_run *r);
 void gm_print_json(FILE *f, const struct gm_run *r);
 int gm_ref_compare(FILE *f, const struct gm_run *r);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gpumem-sim output: per-launch, per-allocation and per-site results as text
- * (raw counters as key=value plus rates) or JSON (docs/sim.md lists the
- * fields and the rate definitions). Reads results only; no simulation.
+ * gpumem-sim output for scripts: per-launch, per-allocation and per-site
+ * results as raw counters, key=value plus rates (--format counters), or
+ * JSON (--format json; docs/sim.md lists the fields and the rate
+ * definitions); the reference comparison. The tables people read are in
+ * gpumem_sim_table.c. Reads results only; no simulation.
  */
 #include <stddef.h>
 #include <string.h>

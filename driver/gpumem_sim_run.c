@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "gpumem/replay.h"
 #include "gpumem_sim.h"
 
 static int fail(struct gm_run *r, const char *msg)
@@ -53,10 +54,15 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
         void *p = realloc(r->labels, cap * sizeof *r->labels);
         if (!p) return fail(r, "out of memory");
         r->labels = p;
+        uint64_t *sz = realloc(r->alloc_size, cap * sizeof *sz);
+        if (!sz) return fail(r, "out of memory");
+        r->alloc_size = sz;
         r->cap_labels = cap;
     }
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
     snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
+    r->alloc_size[0] = 0;
+    r->alloc_size[id] = a->size;
     r->nlabels = (uint32_t)id + 1;
     return 0;
 }
@@ -148,6 +154,7 @@ static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *p
 {
     uint64_t launches, records;
     gm_trace_reader_progress(rd, &launches, &records);
+    records = r->records;   /* with deferred decoding the reader does not count them */
     if (!launches && !records) return -1;   /* nothing to simulate */
     struct gm_run_launch *L = &r->launches[r->nlaunches - 1];
     if (!L->ended) {
@@ -155,7 +162,7 @@ static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *p
         L->incomplete = 1;
     }
     char why[512];   /* the reader's message without "trace PATH: " and its parentheses */
-    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");
+    const char *msg = gm_trace_reader_error(rd), *own = strstr(msg, ": ");   /* torn: the reader's own message */
     snprintf(why, sizeof why, "%s", own ? own + 2 : msg);
     char *at = strstr(why, " (at byte ");
     if (at && why[strlen(why) - 1] == ')') {
@@ -168,17 +175,26 @@ static int torn_tail(struct gm_run *r, struct gm_trace_reader *rd, const char *p
     return 0;
 }
 
+/* Without --ref the simulator's workers decode the record blocks ahead
+ * (gpumem/replay.h); the reference model takes the reader's records. */
 int gm_run_trace(struct gm_run *r, const char *path)
 {
     struct gm_trace_reader *rd = gm_trace_reader_open(path, r->err, sizeof r->err);
     if (!rd) return -1;
     r->gpu = *gm_trace_reader_gpu(rd);
+    struct gm_replay *p = r->ref ? NULL : gm_replay_open(rd, r->sim);
+    if (!r->ref && !p) {
+        gm_trace_reader_close(rd);
+        return fail(r, "out of memory");
+    }
     struct gm_trace_event ev;
     int rc;
-    while ((rc = gm_trace_reader_next(rd, &ev)) > 0)
+    while ((rc = p ? gm_replay_next(p, &ev) : gm_trace_reader_next(rd, &ev)) > 0)
         if (dispatch(r, &ev)) break;
-    if (rc < 0 && !(gm_trace_reader_torn(rd) && torn_tail(r, rd, path) == 0))
-        snprintf(r->err, sizeof r->err, "%s", gm_trace_reader_error(rd));
+    int torn = p ? gm_replay_torn(p) : gm_trace_reader_torn(rd);
+    if (rc < 0 && !(torn && torn_tail(r, rd, path) == 0))
+        snprintf(r->err, sizeof r->err, "%s", p ? gm_replay_error(p) : gm_trace_reader_error(rd));
+    gm_replay_close(p);
     gm_trace_reader_close(rd);
     return r->err[0] ? -1 : 0;
 }
@@ -198,6 +214,7 @@ void gm_run_free(struct gm_run *r)
     free(r->mod_nsites);
     free(r->mod_names);
     free(r->labels);
+    free(r->alloc_size);
     free(r->launches);
     free(r->ref_launch);
 }

@@ -106,6 +106,14 @@ void gm_cache_reset(struct gm_cache *c)
     }
 }
 
+void gm_cache_reset_set(struct gm_cache *c, uint32_t set)
+{
+    memset(gm_digs(c, set), 0, c->hstride);
+    if (c->repl == GM_REPL_PLRU) return;
+    uint8_t *age = gm_ages(c, set);
+    for (uint32_t w = 0; w < c->ways; w++) age[w] = (uint8_t)w;
+}
+
 void gm_cache_destroy(struct gm_cache *c)
 {
     if (c->arena) { memset(c, 0, sizeof *c); return; }

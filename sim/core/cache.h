@@ -46,10 +46,13 @@ struct gm_cache {
     uint8_t *hdr;          /* sets * hstride */
     struct gm_line *data;  /* sets * ways, by way */
     int arena;             /* arrays live in a caller's arena */
+    uint64_t *touched;     /* the owner's bitmap of sets inserted into (L1s), or NULL */
 };
 
 int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash);
 void gm_cache_reset(struct gm_cache *c);
+/* Empties one set (what gm_cache_reset does to each). */
+void gm_cache_reset_set(struct gm_cache *c, uint32_t set);
 /* Bytes of arena one cache needs, and init inside such an arena (so many
  * small caches share huge pages). */
 size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways, enum gm_repl repl);

@@ -175,7 +175,10 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     uint32_t set = x->l1set, miss = 0, fetch;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
     int absent = !e;
-    if (!e) e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
+    if (!e) {
+        e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
+        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+    }
     for (uint32_t sec = 0; sec < 4; sec++)
         if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
             miss |= 1u << sec;
@@ -193,19 +196,35 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
     x->l1h = e ? (uint8_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     enum gm_wpol p = s->cfg.l1_write;
-    if (!e && p == GM_WPOL_ALLOCATE) e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
+    if (!e && p == GM_WPOL_ALLOCATE) {
+        e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
+        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+    }
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
         for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= x->bytes[sec];
     to_l2(s, w, l2, x, GM_OP_WRITE, x->smask, x->bytes, par);
 }
 
+/* SM sm's L1 at its first access in a launch: empty. With the geometry of
+ * its last launch only the sets that launch inserted into are cleared (the
+ * others are empty still: many small launches touch few sets); else it is
+ * laid out and cleared whole. */
 static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
 {
     struct gm_cache *c = &s->l1[sm];
-    if (s->l1_gen[sm] != s->gen) {   /* first access of this launch: empty L1 */
-        gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways,
-                         s->cfg.l1_repl, GM_HASH_MOD);
+    if (s->l1_gen[sm] != s->gen) {
+        uint64_t *t = s->l1_touched + (size_t)sm * s->l1_words;
+        if (s->l1_geo[sm] == s->geo) {
+            for (uint32_t i = 0; i < s->l1_words; i++)
+                for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 64 * i + (uint32_t)__builtin_ctzll(m));
+        } else {
+            gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl,
+                             GM_HASH_MOD);
+            s->l1_geo[sm] = s->geo;
+            c->touched = t;
+        }
+        memset(t, 0, s->l1_words * sizeof *t);
         s->l1_gen[sm] = s->gen;
     }
     return c;

@@ -57,6 +57,13 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 #define GM_AHEAD 6
 #define GM_AHEAD2 12
 
+/* A window of the parallel driver is a list of pieces of at most GM_JBLK
+ * records of the fed array; record i of piece b has index
+ * b << GM_JBLK_SHIFT | i (the order of L2 requests). */
+#define GM_JBLK_SHIFT 13
+#define GM_JBLK (1u << GM_JBLK_SHIFT)
+struct gm_jblk { const struct gm_access *recs; long n; };
+
 struct gm_worker {
     struct gm_ctab allocs, sites;       /* thread-local counters (pages on first use) */
     struct gm_coal coal;
@@ -67,6 +74,7 @@ struct gm_worker {
     struct gm_reqvec *out;              /* parallel: per L2 group */
     size_t cnt_base;                    /* parallel: bucketing */
     size_t *cnt;                        /* counts per owner (threads entries) */
+    uint32_t *sm_cnt;                   /* parallel: this window's records per SM (bucketed by this thread) */
     const struct gm_l2req **merged;     /* parallel: own group's requests in order */
     size_t nmerged_cap;
     int oom;
@@ -78,6 +86,10 @@ struct gm_sim {
     struct gm_cache l2;
     struct gm_cache *l1;                /* sm_count */
     uint32_t *l1_gen, gen;              /* lazy reset per launch */
+    uint64_t *l1_touched;               /* per SM, l1_words words: sets inserted into since its
+                                           last reset (only those are cleared at the next) */
+    uint32_t l1_words;
+    uint32_t *l1_geo, geo;              /* per SM: the L1 geometry its state has (0: none) */
     uint64_t l1_bytes;                  /* of the current launch */
     char *l1_arena;                     /* all SMs' L1 state, huge pages */
     size_t l1_stride, l1_arena_bytes;
@@ -93,12 +105,14 @@ struct gm_sim {
     pthread_t *tid;
     uint32_t started;                   /* worker threads created (tid[1..started]) */
     struct gm_bar bar;                  /* spin-then-sleep barrier (barrier.h) */
-    const struct gm_access *job;
-    size_t njob;
-    uint32_t *idx;                      /* record indices bucketed by owner */
-    uint8_t *own;                       /* owner of each record */
-    uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 */
-    size_t idx_cap;
+    struct gm_jblk *jb;                 /* the window: blocks of up to GM_JBLK records */
+    uint32_t njb, jb_max;               /* blocks in the window; most a window holds */
+    void (*run_fn)(void *ctx, uint32_t worker, uint32_t workers);   /* gm_sim_run_workers */
+    void *run_ctx;
+    uint32_t *idx;                      /* record indices (block << GM_JBLK_SHIFT | i) bucketed by owner */
+    uint8_t *own;                       /* owner of each record, by the same index */
+    uint8_t *sm_owner;                  /* sm_count: the thread owning each SM's L1 (per window) */
+    uint64_t *sm_key;                   /* sm_count: scratch of rebalance() */
     int stop;
     const char *err;                    /* sticky: counts can no longer be exact */
     struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Parallel driver, exact: per window of records, (0) bucket records by the
- * thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
+ * Parallel driver, exact: per window of records (pieces of up to GM_JBLK),
+ * (0) bucket records by the thread owning their SM (order kept), (1) each thread runs its SMs' L1s and
  * queues L2 requests per L2 set group (set % threads), (2) each thread runs
  * one set group, taking requests in global record order. An L1 depends only
  * on its SM's records in order and an L2 set only on its own requests in
@@ -14,27 +14,43 @@
 
 struct arg { struct gm_sim *s; uint32_t t; };
 
-static uint32_t owner(const struct gm_sim *s, const struct gm_access *a)
+static uint32_t sm_of(const struct gm_sim *s, const struct gm_access *a)
 {
-    return s->sm_owner[a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count];
+    return a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
 }
 
-static void bucket(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+/* Thread t's share of the window's blocks: [*lo, *hi). */
+static void share(const struct gm_sim *s, uint32_t t, uint32_t *lo, uint32_t *hi)
 {
     uint32_t T = s->cfg.threads;
+    *lo = (uint32_t)((uint64_t)s->njb * t / T);
+    *hi = (uint32_t)((uint64_t)s->njb * (t + 1) / T);
+}
+
+static void bucket(struct gm_sim *s, uint32_t t)
+{
+    uint32_t T = s->cfg.threads, lo, hi;
     size_t *cnt = s->w[t].cnt;
+    uint32_t *per_sm = s->w[t].sm_cnt;
     memset(cnt, 0, T * sizeof *cnt);
-    for (size_t i = lo; i < hi; i++) {
-        uint32_t o = owner(s, &s->job[i]);
-        s->own[i] = (uint8_t)o;
-        cnt[o]++;
+    memset(per_sm, 0, s->cfg.sm_count * sizeof *per_sm);
+    share(s, t, &lo, &hi);
+    for (uint32_t b = lo; b < hi; b++) {
+        const struct gm_access *r = s->jb[b].recs;
+        uint8_t *own = s->own + ((size_t)b << GM_JBLK_SHIFT);
+        for (long i = 0; i < s->jb[b].n; i++) {
+            uint32_t sm = sm_of(s, &r[i]), o = s->sm_owner[sm];
+            own[i] = (uint8_t)o;
+            cnt[o]++;
+            per_sm[sm]++;
+        }
     }
 }
 
-/* Scatter chunk [lo, hi) into idx; returns thread t's own range start. */
-static void scatter(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
+/* Scatters thread t's blocks into idx, owner by owner (order kept). */
+static void scatter(struct gm_sim *s, uint32_t t)
 {
-    uint32_t T = s->cfg.threads;
+    uint32_t T = s->cfg.threads, lo, hi;
     size_t pos[256], base = 0;
     for (uint32_t o = 0; o < T; o++) {
         size_t before = 0, total = 0;
@@ -46,7 +62,16 @@ static void scatter(struct gm_sim *s, uint32_t t, size_t lo, size_t hi)
         if (o == t) s->w[t].cnt_base = base;
         base += total;
     }
-    for (size_t i = lo; i < hi; i++) s->idx[pos[s->own[i]]++] = (uint32_t)i;
+    share(s, t, &lo, &hi);
+    for (uint32_t b = lo; b < hi; b++) {
+        size_t first = (size_t)b << GM_JBLK_SHIFT;
+        for (long i = 0; i < s->jb[b].n; i++) s->idx[pos[s->own[first + i]]++] = (uint32_t)(first + i);
+    }
+}
+
+static const struct gm_access *rec_at(const struct gm_sim *s, uint32_t i)
+{
+    return &s->jb[i >> GM_JBLK_SHIFT].recs[i & (GM_JBLK - 1)];
 }
 
 static void l1_phase(struct gm_sim *s, uint32_t t)
@@ -56,7 +81,8 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].cnt[t];
     for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = w->out[g].pos = 0;
     for (size_t k = w->cnt_base; k < w->cnt_base + n; k++) {
-        gm_model_coalesce(s, w, &s->job[s->idx[k]], (uint32_t)s->idx[k]);
+        if (k + 4 < w->cnt_base + n) __builtin_prefetch(rec_at(s, s->idx[k + 4]));
+        gm_model_coalesce(s, w, rec_at(s, s->idx[k]), s->idx[k]);
         if (w->nbuf > GM_LBUF) gm_model_lines(s, w, 1);
     }
     gm_model_lines(s, w, 1);
@@ -76,6 +102,63 @@ static struct gm_l2hint hint_ahead(struct gm_sim *s, const struct gm_l2req **q)
     return h;
 }
 
+/* Queue heads ordered by the record of their next request (a binary
+ * min-heap of queue indices). */
+struct heads { uint32_t n, u[256]; uint32_t rec[256]; };
+
+static void sift_down(struct heads *h, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < h->n && h->rec[l] < h->rec[m]) m = l;
+        if (l + 1 < h->n && h->rec[l + 1] < h->rec[m]) m = l + 1;
+        if (m == i) return;
+        uint32_t tu = h->u[i], tr = h->rec[i];
+        h->u[i] = h->u[m]; h->rec[i] = h->rec[m];
+        h->u[m] = tu; h->rec[m] = tr;
+        i = m;
+    }
+}
+
+/* Group g's requests in record order: each thread's queue for g is in
+ * record order already. Few requests for the records of the window (a
+ * coalesced warp touches one group in T): merged by a heap of the queues'
+ * heads, a record's adjacent requests at a time, O(log T) each; many (a
+ * gather touches most groups): by walking the records and taking each
+ * one's requests from its owner's queue, O(1) per record. */
+static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w, size_t nreq)
+{
+    uint32_t T = s->cfg.threads;
+    size_t k = 0, nrec = 0;
+    for (uint32_t b = 0; b < s->njb; b++) nrec += (size_t)s->jb[b].n;
+    if (4 * nreq < nrec) {
+        struct heads h = {0};
+        for (uint32_t u = 0; u < T; u++) {
+            struct gm_reqvec *v = &s->w[u].out[g];
+            if (v->n) { h.u[h.n] = u; h.rec[h.n++] = v->v[0].rec; }
+        }
+        for (uint32_t i = h.n / 2; i-- > 0;) sift_down(&h, i);
+        while (h.n) {
+            struct gm_reqvec *v = &s->w[h.u[0]].out[g];
+            uint32_t rec = h.rec[0];
+            do w->merged[k++] = &v->v[v->pos++];
+            while (v->pos < v->n && v->v[v->pos].rec == rec);
+            if (v->pos < v->n) h.rec[0] = v->v[v->pos].rec;
+            else { h.n--; h.u[0] = h.u[h.n]; h.rec[0] = h.rec[h.n]; }
+            sift_down(&h, 0);
+        }
+        return k;
+    }
+    for (uint32_t b = 0; b < s->njb; b++) {   /* record by record: its owner's queue */
+        size_t first = (size_t)b << GM_JBLK_SHIFT;
+        for (long i = 0; i < s->jb[b].n; i++) {
+            struct gm_reqvec *v = &s->w[s->own[first + i]].out[g];
+            while (v->pos < v->n && v->v[v->pos].rec == first + i) w->merged[k++] = &v->v[v->pos++];
+        }
+    }
+    return k;
+}
+
 /* Group g's requests in record order (merged from every thread's queue),
  * run with the same two-stage prefetch as the serial pass. */
 static void l2_phase(struct gm_sim *s, uint32_t g)
@@ -89,11 +172,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
         w->merged = m;
         w->nmerged_cap = n;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < s->njob; i++) {
-        struct gm_reqvec *v = &s->w[s->own[i]].out[g];
-        while (v->pos < v->n && v->v[v->pos].rec == i) w->merged[k++] = &v->v[v->pos++];
-    }
+    size_t k = merge_queues(s, g, w, n);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
     for (size_t i = 0; i < k; i++) {
@@ -105,11 +184,10 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
 
 static void phases(struct gm_sim *s, uint32_t t)
 {
-    uint32_t T = s->cfg.threads;
-    size_t lo = s->njob * t / T, hi = s->njob * (t + 1) / T;
-    bucket(s, t, lo, hi);
+    if (s->run_fn) { s->run_fn(s->run_ctx, t, s->cfg.threads); return; }   /* gm_sim_run_workers */
+    bucket(s, t);
     gm_bar_wait(&s->bar);
-    scatter(s, t, lo, hi);
+    scatter(s, t);
     gm_bar_wait(&s->bar);
     l1_phase(s, t);
     gm_bar_wait(&s->bar);
@@ -137,12 +215,18 @@ int gm_parallel_start(struct gm_sim *s)
     for (uint32_t t = 0; t < T; t++) {
         s->w[t].cnt = calloc(T, sizeof *s->w[t].cnt);
         s->w[t].out = calloc(T, sizeof *s->w[t].out);
-        if (!s->w[t].cnt || !s->w[t].out) return -1;
+        s->w[t].sm_cnt = calloc(s->cfg.sm_count, sizeof *s->w[t].sm_cnt);
+        if (!s->w[t].cnt || !s->w[t].out || !s->w[t].sm_cnt) return -1;
     }
-    s->idx = malloc(s->cfg.window * sizeof *s->idx);
-    s->own = malloc(s->cfg.window);
+    uint32_t wb = (s->cfg.window + GM_JBLK - 1) / GM_JBLK;
+    s->jb_max = wb > 2 * T ? wb : 2 * T;   /* at least two pieces per thread */
+    s->jb = calloc(s->jb_max, sizeof *s->jb);
+    s->idx = malloc((size_t)s->jb_max * GM_JBLK * sizeof *s->idx);
+    s->own = malloc((size_t)s->jb_max * GM_JBLK);
+    if (!s->jb) return -1;
     s->sm_owner = malloc(s->cfg.sm_count);
-    if (!s->sm_owner) return -1;
+    s->sm_key = malloc(s->cfg.sm_count * sizeof *s->sm_key);
+    if (!s->sm_owner || !s->sm_key) return -1;
     for (uint32_t sm = 0; sm < s->cfg.sm_count; sm++) s->sm_owner[sm] = (uint8_t)(sm % T);
     pthread_t *tid = calloc(T, sizeof *tid);
     if (!s->idx || !s->own || !tid) { free(tid); return -1; }
@@ -172,16 +256,62 @@ void gm_parallel_stop(struct gm_sim *s)
     s->tid = NULL;
 }
 
+static int by_load(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* SMs to threads for the next window, by this window's records per SM:
+ * the busiest SM first, each to the least loaded thread (an SM's L1 is
+ * run by one thread within a window, by any between windows; the counts
+ * do not depend on it). sm % threads would leave 9 SMs to some of 16
+ * threads and 8 to others (H100: 132 SMs). */
+static void rebalance(struct gm_sim *s, uint64_t *key)
+{
+    uint32_t T = s->cfg.threads, n = s->cfg.sm_count;
+    uint64_t load[256] = {0};
+    for (uint32_t sm = 0; sm < n; sm++) {
+        uint64_t c = 0;
+        for (uint32_t t = 0; t < T; t++) c += s->w[t].sm_cnt[sm];
+        key[sm] = c << 20 | (n - 1 - sm);   /* ties: lower SM first */
+    }
+    qsort(key, n, sizeof *key, by_load);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t sm = n - 1 - (uint32_t)(key[i] & 0xfffff), best = 0;
+        for (uint32_t t = 1; t < T; t++) best = load[t] < load[best] ? t : best;
+        s->sm_owner[sm] = (uint8_t)best;
+        load[best] += (key[i] >> 20) + 1;
+    }
+}
+
+/* Runs the window in s->jb (s->njb blocks) on all threads. */
+static void run_window(struct gm_sim *s)
+{
+    gm_bar_wait(&s->bar);
+    phases(s, 0);
+    gm_bar_wait(&s->bar);
+    for (uint32_t t = 0; t < s->cfg.threads; t++)
+        if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
+}
+
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 {
-    for (size_t off = 0; off < n; off += s->cfg.window) {
-        s->job = recs + off;
-        s->njob = n - off < s->cfg.window ? n - off : s->cfg.window;
-        gm_bar_wait(&s->bar);
-        phases(s, 0);
-        gm_bar_wait(&s->bar);
-        for (uint32_t t = 0; t < s->cfg.threads; t++)
-            if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
-        if (s->err) return;
+    for (size_t off = 0; off < n && !s->err;) {
+        for (s->njb = 0; s->njb < s->jb_max && off < n; s->njb++, off += GM_JBLK)
+            s->jb[s->njb] = (struct gm_jblk){recs + off, n - off < GM_JBLK ? (long)(n - off) : (long)GM_JBLK};
+        run_window(s);
+        rebalance(s, s->sm_key);
     }
+}
+
+void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx)
+{
+    if (s->cfg.threads == 1) { fn(ctx, 0, 1); return; }
+    s->run_fn = fn;
+    s->run_ctx = ctx;
+    gm_bar_wait(&s->bar);
+    phases(s, 0);
+    gm_bar_wait(&s->bar);
+    s->run_fn = NULL;
 }

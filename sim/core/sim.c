@@ -28,9 +28,10 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     s->cfg = *c;
     s->l1 = calloc(c->sm_count, sizeof *s->l1);
     s->l1_gen = calloc(c->sm_count, sizeof *s->l1_gen);
+    s->l1_geo = calloc(c->sm_count, sizeof *s->l1_geo);
     s->w = calloc(c->threads, sizeof *s->w);
     s->near = malloc(c->sm_count);
-    if (!s->l1 || !s->l1_gen || !s->w || !s->near ||
+    if (!s->l1 || !s->l1_gen || !s->l1_geo || !s->w || !s->near ||
         gm_cache_init(&s->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash) ||
         (c->threads > 1 && gm_parallel_start(s))) {
         gm_sim_free(s);
@@ -54,6 +55,7 @@ void gm_sim_free(struct gm_sim *s)
         gm_ct_destroy(&s->w[t].allocs);
         gm_ct_destroy(&s->w[t].sites);
         free(s->w[t].cnt);
+        free(s->w[t].sm_cnt);
         free(s->w[t].merged);
         for (uint32_t g = 0; s->w[t].out && g < s->cfg.threads; g++) free(s->w[t].out[g].v);
         free(s->w[t].out);
@@ -61,6 +63,8 @@ void gm_sim_free(struct gm_sim *s)
     free(s->w);
     free(s->l1);
     free(s->l1_gen);
+    free(s->l1_geo);
+    free(s->l1_touched);
     free(s->near);
     gm_live_destroy(&s->live);
     free(s->mod_base);
@@ -69,7 +73,9 @@ void gm_sim_free(struct gm_sim *s)
     gm_ct_destroy(&s->sites);
     free(s->idx);
     free(s->own);
+    free(s->jb);
     free(s->sm_owner);
+    free(s->sm_key);
     free(s);
 }
 
@@ -123,6 +129,16 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
         if (!s->l1_arena) return "out of memory for L1 state";
         s->l1_stride = stride;
     }
+    if (!s->geo || l1 != s->l1_bytes) {   /* a new L1 geometry: each SM's state laid out anew */
+        /* whole 64 B cache lines per SM: SMs of different threads never share one */
+        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 511) / 512 * 8);
+        uint64_t *t = aligned_alloc(64, (size_t)s->cfg.sm_count * words * sizeof *t);
+        if (!t) return "out of memory for L1 state";
+        free(s->l1_touched);
+        s->l1_touched = t;
+        s->l1_words = words;
+        s->geo++;
+    }
     s->l1_bytes = l1;
     s->gen++;
     if (s->cfg.l2_launch == GM_L2_COLD) {   /* written back (no launch's traffic), then empty */
@@ -156,6 +172,8 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     }
     check_tables(s);
 }
+
+size_t gm_sim_window_blocks(const struct gm_sim *s) { return s->cfg.threads > 1 ? s->jb_max : 1; }
 
 /* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
  * byte masks. */

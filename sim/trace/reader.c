@@ -28,10 +28,12 @@ struct gm_trace_reader {
     struct gm_trace_site *sites;
     char modname[4096];
     int in_launch, done;
+    int defer;                    /* RECORDS blocks left compressed (gm_trace_reader_defer) */
     int torn;                     /* the failure is a torn tail: the input ends early */
     uint64_t size;                /* input bytes (0: unknown, e.g. a pipe) */
     uint64_t launch_seq, launch_records, nlaunches, total_records;
     ZSTD_DCtx *zd;
+    struct gm_trace_block block;  /* the deferred RECORDS section just read */
 };
 
 static int fail(struct gm_trace_reader *r, const char *fmt, ...)
@@ -98,6 +100,11 @@ static int read_section(struct gm_trace_reader *r)
     if (gm_buf_reserve(&r->comp, complen) || gm_buf_reserve(&r->raw, rawlen + 1))
         return fail(r, "out of memory");
     if (get_bytes(r, r->comp.p, complen) < complen) return torn(r, "truncated section");
+    r->comp.n = complen;
+    if (type == GM_SEC_RECORDS && r->defer) {   /* decoded later by gm_trace_block_decode */
+        r->block = (struct gm_trace_block){r->comp.p, complen, rawlen, r->pos - complen - GM_SEC_HDR_SIZE};
+        return (int)type;
+    }
     size_t d = ZSTD_decompressDCtx(r->zd, r->raw.p, rawlen, r->comp.p, complen);
     if (ZSTD_isError(d)) return fail(r, "corrupt compressed data: %s", ZSTD_getErrorName(d));
     if (d != rawlen) return fail(r, "section length mismatch");
@@ -167,8 +174,48 @@ struct gm_trace_reader *gm_trace_reader_open_mem(const void *data, size_t size, 
     return start(r, err, errlen);
 }
 
+void gm_trace_reader_defer(struct gm_trace_reader *r, int on) { r->defer = on; }
+
+struct gm_trace_bdec {
+    ZSTD_DCtx *zd;
+    struct gm_buf raw;
+};
+
+struct gm_trace_bdec *gm_trace_bdec_new(void)
+{
+    struct gm_trace_bdec *d = calloc(1, sizeof *d);
+    if (d && !(d->zd = ZSTD_createDCtx())) { free(d); d = NULL; }
+    return d;
+}
+
+void gm_trace_bdec_free(struct gm_trace_bdec *d)
+{
+    if (!d) return;
+    ZSTD_freeDCtx(d->zd);
+    gm_buf_free(&d->raw);
+    free(d);
+}
+
+/* The checks parse_records and read_section make, on a deferred block. */
+long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block *b, struct gm_access *out,
+                           const char **why)
+{
+    d->raw.n = 0;
+    if (gm_buf_reserve(&d->raw, (size_t)b->raw_len + 1)) { *why = "out of memory"; return -1; }
+    size_t n = ZSTD_decompressDCtx(d->zd, d->raw.p, b->raw_len, b->comp, b->comp_len);
+    if (ZSTD_isError(n)) { *why = "corrupt compressed data"; return -1; }
+    if (n != b->raw_len) { *why = "section length mismatch"; return -1; }
+    struct gm_cur c = {d->raw.p, d->raw.p + n, 0};
+    uint64_t k = gm_get_varint(&c);
+    if (c.bad || k == 0 || k > GM_TRACE_BLOCK_RECORDS) { *why = "bad record count"; return -1; }
+    if (gm_rec_decode_block(&c, out, (size_t)k)) { *why = "malformed record block"; return -1; }
+    if (c.p != c.end) { *why = "trailing bytes in section"; return -1; }
+    return (long)k;
+}
+
 const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r) { return &r->gpu; }
 const char *gm_trace_reader_error(const struct gm_trace_reader *r) { return r->err; }
+const char *gm_trace_reader_name(const struct gm_trace_reader *r) { return r->name; }
 int gm_trace_reader_torn(const struct gm_trace_reader *r) { return r->torn; }
 
 void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records)
@@ -251,6 +298,11 @@ static int parse_launch(struct gm_trace_reader *r, struct gm_cur *c, struct gm_t
 static int parse_records(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
 {
     if (!r->in_launch) return fail(r, "records outside a launch");
+    if (r->defer) {   /* the caller decodes and counts (gm_trace_block_decode) */
+        ev->block = r->block;
+        c->p = c->end;
+        return 0;
+    }
     uint64_t n = gm_get_varint(c);
     if (c->bad || n == 0 || n > GM_TRACE_BLOCK_RECORDS) return fail(r, "bad record count");
     if (gm_rec_decode_block(c, r->recs, (size_t)n)) return fail(r, "malformed record block");
@@ -269,7 +321,7 @@ static int parse_launch_end(struct gm_trace_reader *r, struct gm_cur *c, struct 
     l->dropped = gm_get_varint(c);
     if (c->bad || !r->in_launch || l->seq != r->launch_seq)
         return fail(r, "launch end does not match the open launch");
-    if (l->nrecords != r->launch_records)
+    if (!r->defer && l->nrecords != r->launch_records)
         return fail(r, "launch %llu: %llu records announced, %llu present",
                     (unsigned long long)l->seq, (unsigned long long)l->nrecords,
                     (unsigned long long)r->launch_records);
@@ -278,11 +330,14 @@ static int parse_launch_end(struct gm_trace_reader *r, struct gm_cur *c, struct 
     return 0;
 }
 
-static int parse_end(struct gm_trace_reader *r, struct gm_cur *c)
+static int parse_end(struct gm_trace_reader *r, struct gm_cur *c, struct gm_trace_event *ev)
 {
     uint64_t nl = gm_get_varint(c), nr = gm_get_varint(c);
     if (c->bad || r->in_launch) return fail(r, "end marker inside a launch");
-    if (nl != r->nlaunches || nr != r->total_records) return fail(r, "end marker counts do not match");
+    if (nl != r->nlaunches || (!r->defer && nr != r->total_records))
+        return fail(r, "end marker counts do not match");
+    ev->launch.seq = nl;
+    ev->launch.nrecords = nr;   /* deferred decoding: the caller checks its count */
     uint8_t extra;
     if (get_bytes(r, &extra, 1)) return fail(r, "data after the end marker");
     r->done = 1;
@@ -314,7 +369,7 @@ static int dispatch(struct gm_trace_reader *r, int type, struct gm_cur *c, struc
     case GM_SEC_LAUNCH: ev->kind = GM_TEV_LAUNCH; return parse_launch(r, c, ev);
     case GM_SEC_RECORDS: ev->kind = GM_TEV_RECORDS; return parse_records(r, c, ev);
     case GM_SEC_LAUNCH_END: ev->kind = GM_TEV_LAUNCH_END; return parse_launch_end(r, c, ev);
-    case GM_SEC_END: ev->kind = GM_TEV_END; return parse_end(r, c);
+    case GM_SEC_END: ev->kind = GM_TEV_END; return parse_end(r, c, ev);
     case GM_SEC_COPY: ev->kind = GM_TEV_COPY; return parse_copy(r, c, ev);
     default: return fail(r, "GPU section repeated");
     }

@@ -4,7 +4,11 @@
  * per record says which header fields changed and how the lanes are coded;
  * every number is a varint. Decoding checks every bound. No I/O.
  */
+#include <stddef.h>
 #include <string.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 #include "reccodec.h"
 
 enum {
@@ -136,6 +140,62 @@ static void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch)
     }
 }
 
+/* All 32 lanes: dst[k] = src[k] + d (L_SAME), or base + k * stride
+ * (L_STRIDE, src NULL). Four lanes per step with AVX2 where the CPU has
+ * it (chosen once), else two (SSE2, every x86-64). */
+#ifdef __x86_64__
+__attribute__((target("avx2"))) static void lanes32_avx2(uint64_t *dst, const uint64_t *src, uint64_t d,
+                                                         uint64_t stride)
+{
+    if (src) {
+        __m256i vd = _mm256_set1_epi64x((long long)d);
+        for (int k = 0; k < 32; k += 4)
+            _mm256_storeu_si256((__m256i *)(dst + k),
+                                _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(src + k)), vd));
+        return;
+    }
+    __m256i v = _mm256_set_epi64x((long long)(d + 3 * stride), (long long)(d + 2 * stride),
+                                  (long long)(d + stride), (long long)d);
+    __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
+    for (int k = 0; k < 32; k += 4) {
+        _mm256_storeu_si256((__m256i *)(dst + k), v);
+        v = _mm256_add_epi64(v, step);
+    }
+}
+
+static void lanes32_sse2(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
+{
+    if (src) {
+        __m128i vd = _mm_set1_epi64x((long long)d);
+        for (int k = 0; k < 32; k += 2)
+            _mm_storeu_si128((__m128i *)(dst + k), _mm_add_epi64(_mm_loadu_si128((const __m128i *)(src + k)), vd));
+        return;
+    }
+    __m128i v = _mm_set_epi64x((long long)(d + stride), (long long)d);
+    __m128i step = _mm_set1_epi64x((long long)(2 * stride));
+    for (int k = 0; k < 32; k += 2) {
+        _mm_storeu_si128((__m128i *)(dst + k), v);
+        v = _mm_add_epi64(v, step);
+    }
+}
+
+static void lanes32(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
+{
+    static int avx2 = -1;   /* idempotent: a race writes the same value */
+#ifdef GM_LANES_NO_AVX2     /* the test of the SSE2 path */
+    avx2 = 0;
+#endif
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2) lanes32_avx2(dst, src, d, stride);
+    else lanes32_sse2(dst, src, d, stride);
+}
+#else
+static void lanes32(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
+{
+    for (int k = 0; k < 32; k++) dst[k] = src ? src[k] + d : d + stride * (uint64_t)k;
+}
+#endif
+
 /* Lanes of a record whose header is decoded (a->active set); inactive
  * lanes 0. p: the previous record of the block, or NULL. */
 static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p,
@@ -149,15 +209,13 @@ static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
     if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
     if (lc == L_STRIDE) {
         uint64_t stride = (uint64_t)gm_get_svarint(c);
-        if (m == 0xffffffffu)
-            for (int k = 0; k < 32; k++) a->addr[k] = base + stride * (uint64_t)k;
+        if (m == 0xffffffffu) lanes32(a->addr, NULL, base, stride);
         else
             for (int k = k0; k < 32; k++)
                 if (m >> k & 1) a->addr[k] = base + stride * (uint64_t)(k - k0);
     } else if (lc == L_SAME) {
         uint64_t d = base - p->addr[k0];   /* every lane moves by the same amount */
-        if (m == 0xffffffffu)
-            for (int k = 0; k < 32; k++) a->addr[k] = p->addr[k] + d;
+        if (m == 0xffffffffu) lanes32(a->addr, p->addr, d, 0);
         else
             for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
     } else {
@@ -168,22 +226,11 @@ static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
     return c->bad ? -1 : 0;
 }
 
-/* Header fields of the previous record (the lanes are decoded anew). */
+/* Header fields of the previous record (the lanes are decoded anew): the
+ * fields after addr[], padding included, in one copy. */
 static void copy_header(struct gm_access *a, const struct gm_access *p)
 {
-    a->active = p->active;
-    a->site = p->site;
-    a->cta_x = p->cta_x;
-    a->cta_y = p->cta_y;
-    a->cta_z = p->cta_z;
-    a->smid = p->smid;
-    a->module = p->module;
-    a->width = p->width;
-    a->warp_slot = p->warp_slot;
-    a->warp = p->warp;
-    a->kind = p->kind;
-    a->space = p->space;
-    a->flags = p->flags;
+    memcpy(&a->active, &p->active, sizeof *a - offsetof(struct gm_access, active));
 }
 
 /* Decodes in place: record i starts from record i-1's header, and L_SAME

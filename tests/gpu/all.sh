@@ -4,7 +4,7 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime link select trace driver pass
-#        overhead ncu-trace ncu-compare sim-scaling alloc-spmv loopinv large;
+#        overhead ncu-trace ncu-compare sim-scaling sim-trace alloc-spmv loopinv large;
 #        default: the correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,6 +36,7 @@ for s in $suites; do
   sim-scaling) lscpu | grep 'Model name'; nproc; cat /proc/loadavg
             build-simbench/bench_sim --no-ref --threads-max 16 --chunks 256
             build-simbench/bench_sim --cpu --threads-max 1 --chunks 64 ;;
+  sim-trace) sh bench/sim/trace_scaling.sh build-simbench "$out" 16 ${GM_SIM_TRACES:-} ;;
   *) echo "unknown suite $s" ;;
   esac >"$out/$s.log" 2>&1
   rc=$?

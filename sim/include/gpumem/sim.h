@@ -108,6 +108,14 @@ void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c);
  * begin returns NULL or a message (impossible L1 for this carve-out). */
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
+/* Runs fn(ctx, worker, workers) once on each of the simulator's worker
+ * threads (the caller is worker 0; one thread: just the call) and returns
+ * when all have returned: work the caller splits by worker, e.g. decoding
+ * trace blocks ahead (gpumem/replay.h). Not during a feed. */
+void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx);
+/* Trace blocks worth decoding ahead at a time (threads > 1: at least two
+ * per worker; else 1). */
+size_t gm_sim_window_blocks(const struct gm_sim *s);
 /* Seconds (wall clock) the serial feed spent coalescing records into line
  * accesses and running them through the caches, summed over all feeds. */
 void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s);

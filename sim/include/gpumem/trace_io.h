@@ -78,6 +78,10 @@ enum gm_trace_event_kind {
 };
 
 
+/* A RECORDS section left compressed (deferred decoding): its bytes, raw
+ * length, and the byte offset of its section header (for messages). */
+struct gm_trace_block { const uint8_t *comp; size_t comp_len, raw_len; uint64_t at; };
+
 struct gm_trace_event {
     enum gm_trace_event_kind kind;
     /* MODULE */
@@ -87,13 +91,16 @@ struct gm_trace_event {
     const struct gm_trace_site *sites; /* nsites entries or NULL */
     /* ALLOC, FREE (alloc.base, alloc.free_seq) */
     struct gm_trace_alloc alloc;
-    /* LAUNCH, LAUNCH_END (launch.seq, .nrecords, .dropped) */
+    /* LAUNCH, LAUNCH_END (launch.seq, .nrecords, .dropped); END: launch.seq
+     * and .nrecords = the end marker's launch and record counts */
     struct gm_trace_launch launch;
     /* COPY */
     struct gm_trace_copy copy;
     /* RECORDS: valid until the next call */
     const struct gm_access *recs;
     size_t nrecs;
+    /* RECORDS with deferred decoding (nrecs 0): valid until the next call */
+    struct gm_trace_block block;
 };
 
 struct gm_trace_reader;
@@ -106,6 +113,8 @@ const struct gm_trace_gpu *gm_trace_reader_gpu(const struct gm_trace_reader *r);
  * truncated file (gm_trace_reader_error() says why and where). */
 int gm_trace_reader_next(struct gm_trace_reader *r, struct gm_trace_event *ev);
 const char *gm_trace_reader_error(const struct gm_trace_reader *r);
+/* The path given to open (or "<memory>"), for messages. */
+const char *gm_trace_reader_name(const struct gm_trace_reader *r);
 /* After -1: 1 when the input only ends early (cut inside a section or its
  * header, zero bytes where a section should start, or no end marker):
  * everything returned before is whole and checked, the rest is missing.
@@ -114,5 +123,23 @@ int gm_trace_reader_torn(const struct gm_trace_reader *r);
 /* Launches ended (LAUNCH_END read) and records returned so far. */
 void gm_trace_reader_progress(const struct gm_trace_reader *r, uint64_t *launches, uint64_t *records);
 void gm_trace_reader_close(struct gm_trace_reader *r);
+
+/* Deferred decoding, for replays that decode blocks on several threads
+ * (gpumem/replay.h does this for the simulator):
+ * with on = 1, RECORDS events carry the block still compressed (ev->block,
+ * nrecs 0), and the reader no longer knows record counts: the caller
+ * decodes each block with gm_trace_block_decode, and checks each launch's
+ * sum against LAUNCH_END's launch.nrecords and the total against END's
+ * (gm_trace_reader_progress then counts launches only). */
+void gm_trace_reader_defer(struct gm_trace_reader *r, int on);
+/* A block decoder (its own zstd context and buffer): one per thread. */
+struct gm_trace_bdec;
+struct gm_trace_bdec *gm_trace_bdec_new(void);
+void gm_trace_bdec_free(struct gm_trace_bdec *d);
+/* Decodes a deferred block into out (room for GM_TRACE_BLOCK_RECORDS):
+ * returns its record count, or -1 with *why set (the block is malformed at
+ * byte b->at). */
+long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block *b, struct gm_access *out,
+                           const char **why);
 
 #endif /* GPUMEM_TRACE_IO_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Replaying a trace file into the simulator with decoding spread over the
+ * simulator's worker threads: a look-ahead over the reader's events that
+ * keeps record blocks compressed until it holds gm_sim_window_blocks()
+ * of them (across launches: many small launches decode together), has
+ * the workers decode them (gm_sim_run_workers), then hands the events on
+ * in file order, as gm_trace_reader_next would, with the records decoded.
+ * It checks the record counts the deferred reader cannot. Depends on
+ * gpumem/sim.h and gpumem/trace_io.h.
+ */
+#ifndef GPUMEM_REPLAY_H
+#define GPUMEM_REPLAY_H
+
+#include "gpumem/sim.h"
+
+struct gm_replay;
+/* Takes events from r (switched to deferred decoding) for s's workers;
+ * NULL when out of memory. Both must outlive the replay. */
+struct gm_replay *gm_replay_open(struct gm_trace_reader *r, struct gm_sim *s);
+/* As gm_trace_reader_next: 1 with an event (RECORDS: recs/nrecs valid
+ * until the next call), 0 at the end marker, -1 on a malformed or
+ * truncated file or block. Every event before the problem is handed on
+ * first. */
+int gm_replay_next(struct gm_replay *p, struct gm_trace_event *ev);
+/* After -1: why, in the reader's words ("trace PATH: ... (at byte N)"). */
+const char *gm_replay_error(const struct gm_replay *p);
+/* After -1: 1 when the input only ends early (gm_trace_reader_torn). */
+int gm_replay_torn(const struct gm_replay *p);
+void gm_replay_close(struct gm_replay *p);
+
+#endif
