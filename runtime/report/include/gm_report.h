@@ -27,6 +27,9 @@
 struct gm_report_hostsite {
     char *file;             /* source file, or the binary/library if no debug info */
     uint32_t line;          /* 0 if unknown */
+    uint8_t interned;       /* file and func are the report's shared copies
+                             * (read from JSON; internal: set them with
+                             * gm_report_set_hostsite only) */
     char *func;             /* enclosing function, or NULL */
 };
 
@@ -120,7 +123,9 @@ struct gm_report_launch {
     uint32_t shmem;         /* dynamic shared memory bytes */
     uint64_t stream;        /* stream handle value, 0 = default */
     int32_t device;
-    char *api;              /* e.g. "cudaLaunchKernel", "cuLaunchKernelEx", "graph" */
+    char *api;              /* e.g. "cudaLaunchKernel", "cuLaunchKernelEx", "graph";
+                             * stored once per report, shared: never set or
+                             * free it on its own */
     struct gm_report_hostsite site;
     int64_t time_ns;        /* since program start */
     int64_t gpu_ns;         /* kernel time, -1 if unknown */
@@ -146,7 +151,8 @@ struct gm_report_alloc {
     uint64_t id;            /* unique in the report, assigned by the runtime */
     uint64_t dev_ptr;
     uint64_t size;          /* bytes requested */
-    char *api;              /* e.g. "cudaMalloc", "cudaMallocManaged", "cuMemAlloc" */
+    char *api;              /* e.g. "cudaMalloc", "cudaMallocManaged", "cuMemAlloc";
+                             * stored once per report, shared like a launch's */
     char *label;            /* gm_name_allocation label, or NULL */
     int32_t device;
     struct gm_report_hostsite alloc_site, free_site; /* free_site.file NULL: never freed */
@@ -234,6 +240,7 @@ struct gm_report {
     size_t cap_devices, cap_modules, cap_kernels, cap_launches, cap_allocs,
            cap_events, cap_unobserved, cap_notes;
     struct gm_report_kindex *kindex; /* (modid, name) -> kernel (internal) */
+    struct gm_report_strpool *strpool; /* strings stored once (internal) */
 };
 
 /* ---- building and freeing -------------------------------------------

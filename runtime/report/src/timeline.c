@@ -64,7 +64,7 @@ static int collect_uses(struct gm_tl *t, const struct idmap *map)
                 if (!ta)
                     continue;
                 if (pass == 1)
-                    ta->uses[ta->nuses] = (struct gm_tl_use){e, &e->uses[j]};
+                    ta->uses[ta->nuses] = (struct gm_tl_use){e, &e->uses[j], i};
                 ta->nuses++;
             }
         }
@@ -143,6 +143,11 @@ uint64_t gm_tl_work_between(const struct gm_tl *t, uint64_t a, uint64_t b)
     size_t i = upper(t, a);         /* first seq > a */
     size_t j = upper(t, b - 1);     /* first seq >= b */
     return j > i ? t->work[j] - t->work[i] : 0;
+}
+
+uint64_t gm_tl_work_between_ix(const struct gm_tl *t, size_t i, size_t j)
+{
+    return j > i + 1 ? t->work[j] - t->work[i + 1] : 0;
 }
 
 const struct gm_tl_alloc *gm_tl_find(const struct gm_tl *t, uint64_t id)
