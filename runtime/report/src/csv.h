@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal: RFC 4180 CSV fields (quoted when they hold a comma, quote or
- * line break). Depends on libc only.
+ * line break). Depends on gm_report.h and libc only.
  */
 #ifndef GM_REPORT_CSV_H
 #define GM_REPORT_CSV_H
@@ -9,10 +9,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gm_report.h"
+
 void gm_csv_str(FILE *f, const char *s, int last);
 void gm_csv_u64(FILE *f, uint64_t v, int last);
 void gm_csv_i64(FILE *f, int64_t v, int last);
 void gm_csv_dbl(FILE *f, double v, int last);
+/* "0x" and lower-case hex digits, no leading zeros. */
+void gm_csv_hex(FILE *f, uint64_t v, int last);
+/* A host site as "FILE:LINE", "FILE" (line 0) or "?" (no file): the field
+ * gm_csv_str would write for gm_hostsite_str's text, without the copy. */
+void gm_csv_site(FILE *f, const struct gm_report_hostsite *h, int last);
 /* Writes a header line from a comma-separated list of column names. */
 void gm_csv_header(FILE *f, const char *cols);
 

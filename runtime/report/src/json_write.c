@@ -35,7 +35,7 @@ static void flush(struct jw *w)
     w->len = 0;
 }
 
-static void raw(struct jw *w, const char *s, size_t n)
+static inline void raw(struct jw *w, const char *s, size_t n)
 {
     if (n > BUF - w->len) {
         flush(w);
@@ -48,7 +48,7 @@ static void raw(struct jw *w, const char *s, size_t n)
     w->len += n;
 }
 
-static void ch(struct jw *w, char c)
+static inline void ch(struct jw *w, char c)
 {
     if (w->len == BUF)
         flush(w);
@@ -143,15 +143,17 @@ static void bitmap(struct jw *w, const uint64_t *bm, uint64_t units)
 /* ---- structure: a value is written after key() in an object, after
  * elem() in an array ---------------------------------------------------- */
 
-static void key(struct jw *w, const char *k)
+/* A member's name (a literal, which needs no escaping), with what goes
+ * before it. */
+static void key_(struct jw *w, const char *quoted, size_t n)
 {
     if (w->n[w->depth]++)
         ch(w, ',');
     ch(w, '\n');
     tabs(w, w->depth);
-    str(w, k);
-    raw(w, ":\t", 2);
+    raw(w, quoted, n);
 }
+#define key(w, k) key_((w), "\"" k "\":\t", sizeof("\"" k "\":\t") - 1)
 
 static void elem(struct jw *w)
 {
@@ -178,9 +180,9 @@ static void close_arr(struct jw *w)
     ch(w, ']');
 }
 
-#define KU(w, k, v) (key((w), (k)), u64((w), (v)))
-#define KI(w, k, v) (key((w), (k)), i64((w), (v)))
-#define KS(w, k, v) (key((w), (k)), str((w), (v)))
+#define KU(w, k, v) (key(w, k), u64((w), (v)))
+#define KI(w, k, v) (key(w, k), i64((w), (v)))
+#define KS(w, k, v) (key(w, k), str((w), (v)))
 
 /* ---- the parts --------------------------------------------------------- */
 
@@ -479,7 +481,7 @@ static void note(struct jw *w, char *const *s) { str(w, *s); }
 /* "key": [el, el, ...], each element written by fn. */
 #define ARRAY(w, k, n, arr, fn)                                 \
     do {                                                        \
-        key((w), (k));                                          \
+        key(w, k);                                              \
         open_((w), '[');                                        \
         for (size_t i_ = 0; i_ < (n); i_++)                     \
             elem(w), fn((w), &(arr)[i_]);                       \
