@@ -118,6 +118,7 @@ static void read_array(struct doc *d, int m)
     }
     for (size_t idx = 0; !d->c.failed; idx++) {
         gm_jarena_reset(&d->elems);
+        d->p.ctx = NULL;
         struct gm_jv *el = gm_jparse_value(&d->p, 1, 2);
         if (!el) {
             malformed(d);

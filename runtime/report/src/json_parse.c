@@ -459,12 +459,12 @@ static uint64_t hash(const char *s, size_t n)
 static int keys_grow(struct gm_jkeys *k)
 {
     size_t cap = k->cap ? k->cap * 2 : 64;
-    char **slot = calloc(cap, sizeof *slot);
+    struct gm_jkey **slot = calloc(cap, sizeof *slot);
     if (!slot)
         return -1;
     for (size_t i = 0; i < k->cap; i++)
         if (k->slot[i]) {
-            size_t j = hash(k->slot[i], strlen(k->slot[i])) & (cap - 1);
+            size_t j = hash(k->slot[i]->s, k->slot[i]->n) & (cap - 1);
             while (slot[j])
                 j = (j + 1) & (cap - 1);
             slot[j] = k->slot[i];
@@ -476,7 +476,7 @@ static int keys_grow(struct gm_jkeys *k)
 }
 
 /* The member name s[0..n) stored once (as a C string: cut at a NUL). */
-static const char *intern_key(struct gm_jparser *p, const char *s, size_t n)
+static struct gm_jkey *intern_key(struct gm_jparser *p, const char *s, size_t n)
 {
     struct gm_jkeys *k = &p->keys;
     n = strnlen(s, n);
@@ -484,14 +484,17 @@ static const char *intern_key(struct gm_jparser *p, const char *s, size_t n)
         return oom(p);
     size_t j = hash(s, n) & (k->cap - 1);
     for (; k->slot[j]; j = (j + 1) & (k->cap - 1))
-        if (!strncmp(k->slot[j], s, n) && !k->slot[j][n])
+        if (k->slot[j]->n == n && !memcmp(k->slot[j]->s, s, n))
             return k->slot[j];
-    if (!(k->slot[j] = malloc(n + 1)))
+    struct gm_jkey *e = calloc(1, sizeof *e + n + 1);
+    if (!e)
         return oom(p);
-    memcpy(k->slot[j], s, n);
-    k->slot[j][n] = 0;
+    e->s = (char *)(e + 1);
+    memcpy(e->s, s, n);
+    e->n = n;
+    k->slot[j] = e;
     k->n++;
-    return k->slot[j];
+    return e;
 }
 
 void gm_jparser_free(struct gm_jparser *p)
@@ -499,18 +502,26 @@ void gm_jparser_free(struct gm_jparser *p)
     for (size_t i = 0; i < p->keys.cap; i++)
         free(p->keys.slot[i]);
     free(p->keys.slot);
-    p->keys = (struct gm_jkeys){NULL, 0, 0};
+    memset(&p->keys, 0, sizeof p->keys);
 }
 
-/* An object's "key": before a member's value. */
-static int member_key(struct gm_jparser *p, struct gm_jv *v, const char **key)
+/* An object's "key": before a member's value. *pred is the name expected
+ * (checked first, without hashing), and becomes the name read. */
+static int member_key(struct gm_jparser *p, struct gm_jv *v, struct gm_jkey **pred,
+                      const char **key)
 {
     const char *s;
     size_t n;
     if (gm_jin_ws(p->in) != '"' || string_body(p, v != NULL, &s, &n))
         return fail(p), -1;
-    if (v && !(*key = intern_key(p, s, n)))
-        return -1;
+    if (v) {
+        struct gm_jkey *e = *pred;
+        if (!e || e->n != n || memcmp(e->s, s, n))
+            if (!(e = *pred = intern_key(p, s, n)))
+                return -1;
+        p->ctx = e;
+        *key = e->s;
+    }
     return gm_jparse_expect(p, ':');
 }
 
@@ -543,10 +554,15 @@ static struct gm_jv *container(struct gm_jparser *p, struct gm_jv *v, int depth)
         p->in->pos++;
         return v;
     }
+    struct gm_jkey *parent = p->ctx ? p->ctx : &p->keys.root, *prev = NULL;
     for (;;) {
         const char *key = NULL;
-        if (obj && member_key(p, v, &key))
+        if (obj && member_key(p, v, prev ? &prev->next : &parent->first, &key))
             return NULL;
+        if (obj)
+            prev = p->ctx;
+        else
+            p->ctx = parent;    /* an element: named by its array */
         struct gm_jv *e = gm_jparse_value(p, v != NULL, depth + 1);
         if (p->failed)
             return NULL;
@@ -568,6 +584,13 @@ static struct gm_jv *container(struct gm_jparser *p, struct gm_jv *v, int depth)
     }
 }
 
+static int streq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 const struct gm_jv *gm_jv_get(const struct gm_jv *obj, const char *key)
 {
     if (!obj || obj->type != GM_JOBJ)
@@ -578,7 +601,7 @@ const struct gm_jv *gm_jv_get(const struct gm_jv *obj, const char *key)
     for (int round = 0; round < 2; round++) {
         const struct gm_jv *stop = round ? start : NULL;
         for (const struct gm_jv *e = round ? obj->child : start; e != stop; e = e->next)
-            if (!strcmp(e->key, key)) {
+            if (streq(e->key, key)) {
                 ((struct gm_jv *)obj)->hint = e->next; /* a cache: not the value */
                 return e;
             }

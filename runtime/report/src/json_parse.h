@@ -58,10 +58,20 @@ struct gm_jarena {
     size_t nscratch, capscratch;
 };
 
-/* Member names seen so far, each stored once (a report has a few dozen). */
+/* A member name seen, stored once (a report has a few dozen), with the
+ * names that came after it last time: objects of one kind repeat their
+ * names in one order, so the next name is mostly known before it is read. */
+struct gm_jkey {
+    char *s;
+    size_t n;
+    struct gm_jkey *next;   /* the name after this one in an object */
+    struct gm_jkey *first;  /* the first name of an object under this one */
+};
+
 struct gm_jkeys {
-    char **slot;
+    struct gm_jkey **slot;  /* hash set */
     size_t n, cap;
+    struct gm_jkey root;    /* for objects under no name */
 };
 
 struct gm_jparser {
@@ -71,6 +81,7 @@ struct gm_jparser {
     int oom;
     size_t at;
     struct gm_jkeys keys;
+    struct gm_jkey *ctx;    /* the name of the member being read */
 };
 
 int gm_jin_open_mem(struct gm_jin *in, const char *text, size_t len);
