@@ -116,13 +116,15 @@ struct gm_report_kernel {
     struct gm_report_kcounters *sets;
 };
 
+/* (Fields ordered for size: a report may hold millions of launches and
+ * events; 104 and 96 bytes.) */
 struct gm_report_launch {
     uint64_t seq;           /* order among all timeline events */
     size_t kernel;          /* index into report->kernels */
     uint32_t grid[3], block[3];
     uint32_t shmem;         /* dynamic shared memory bytes */
-    uint64_t stream;        /* stream handle value, 0 = default */
     int32_t device;
+    uint64_t stream;        /* stream handle value, 0 = default */
     char *api;              /* e.g. "cudaLaunchKernel", "cuLaunchKernelEx", "graph";
                              * stored once per report, shared: never set or
                              * free it on its own */
@@ -206,8 +208,8 @@ struct gm_report_event {
     uint64_t seq;           /* strictly increasing in the order the APIs were called */
     int64_t time_ns;        /* since program start */
     enum gm_report_op op;
-    uint64_t bytes;         /* alloc/free size, copy/set length; 0 for launches */
     enum gm_report_dir dir; /* memcpy only */
+    uint64_t bytes;         /* alloc/free size, copy/set length; 0 for launches */
     uint64_t stream;
     int32_t device;
     int64_t launch;         /* GM_OP_LAUNCH: index into report->launches, else -1 */

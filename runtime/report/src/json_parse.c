@@ -155,6 +155,14 @@ static int scratch_put(struct gm_jarena *a, const char *s, size_t n)
 
 /* ---- parser ------------------------------------------------------------- */
 
+/* Bytes that end a run of plain string text: control characters, the
+ * quote and the backslash (a table: the scan is the reader's inner loop). */
+static const unsigned char string_stop[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00-0x1f */
+    ['"'] = 1, ['\\'] = 1,
+};
+
 static void *fail(struct gm_jparser *p)
 {
     if (!p->failed) {
@@ -262,7 +270,7 @@ static int string_slow(struct gm_jparser *p, int keep)
             return fail(p), -1;
         size_t i = in->pos;
         const unsigned char *w = (const unsigned char *)in->buf;
-        while (i < in->len && w[i] >= 0x20 && w[i] != '"' && w[i] != '\\')
+        while (i < in->len && !string_stop[w[i]])
             i++;
         if (keep && scratch_put(p->a, in->buf + in->pos, i - in->pos))
             return oom(p), -1;
@@ -293,7 +301,7 @@ static int string_body(struct gm_jparser *p, int keep, const char **s, size_t *n
     struct gm_jin *in = p->in;
     const unsigned char *w = (const unsigned char *)in->buf;
     size_t i = in->pos + 1;
-    while (i < in->len && w[i] >= 0x20 && w[i] != '"' && w[i] != '\\')
+    while (i < in->len && !string_stop[w[i]])
         i++;
     if (i < in->len && w[i] == '"') {
         *s = in->buf + in->pos + 1;
