@@ -147,10 +147,9 @@ static void bitmap(struct jw *w, const uint64_t *bm, uint64_t units)
  * before it. */
 static void key_(struct jw *w, const char *quoted, size_t n)
 {
-    if (w->n[w->depth]++)
-        ch(w, ',');
-    ch(w, '\n');
-    tabs(w, w->depth);
+    static const char nl_tabs[MAX_DEPTH + 2] = ",\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    int first = !w->n[w->depth]++;
+    raw(w, nl_tabs + first, (size_t)(2 - first + w->depth));
     raw(w, quoted, n);
 }
 #define key(w, k) key_((w), "\"" k "\":\t", sizeof("\"" k "\":\t") - 1)

@@ -31,6 +31,11 @@ struct gm_tl {
     struct gm_tl_alloc *allocs; /* same order as report->allocs */
 };
 
+/* The report's events in seq order: a malloc'd array of nevents + 1
+ * pointers (sorted only when they are not in order already, as a reader's
+ * report always is), or NULL when out of memory. */
+const struct gm_report_event **gm_events_by_seq(const struct gm_report *r);
+
 int gm_tl_build(const struct gm_report *r, struct gm_tl *t);
 void gm_tl_free(struct gm_tl *t);
 /* Work events (memcpy/memset/launch) with a < seq < b; b = UINT64_MAX: end. */
