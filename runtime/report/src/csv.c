@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * RFC 4180 CSV fields for the report's tables. Numbers are formatted here,
+ * RFC 4180 CSV fields (see gm_csv.h). Numbers are formatted here,
  * not by printf, and written without the stream lock (a table is written
  * by one thread): a table has a row per launch and per event, millions in
  * a large report. Depends on libc (glibc or musl: fwrite_unlocked) only.
  */
 #define _GNU_SOURCE /* fwrite_unlocked: a table is written by one thread */
-#include "csv.h"
+#include "gm_csv.h"
 
 #include <string.h>
 
@@ -43,6 +43,13 @@ void gm_csv_str(FILE *f, const char *s, int last)
 {
     s = s ? s : "";
     field(f, s, strlen(s), needs_quotes(s));
+    end(f, last);
+}
+
+void gm_csv_quoted(FILE *f, const char *s, int last)
+{
+    s = s ? s : "";
+    field(f, s, strlen(s), 1);
     end(f, last);
 }
 

@@ -4,7 +4,7 @@
  * values, matrix, allocations, findings, launches, events. Columns: docs/reports.md.
  * Depends on the report headers and libc only.
  */
-#include "csv.h"
+#include "gm_csv.h"
 #include "derived.h"
 #include "util.h"
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Internal: RFC 4180 CSV fields (quoted when they hold a comma, quote or
- * line break). Depends on gm_report.h and libc only.
+ * RFC 4180 CSV fields (quoted when they hold a comma, quote or line break,
+ * quotes doubled): the one CSV writer of gpumem, for the report library's
+ * tables and the runtime's raw counter and timeline dumps. Each call writes
+ * one field and the comma after it, or the line break when `last`.
+ * Depends on gm_report.h and libc only.
  */
-#ifndef GM_REPORT_CSV_H
-#define GM_REPORT_CSV_H
+#ifndef GM_CSV_H
+#define GM_CSV_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +15,9 @@
 #include "gm_report.h"
 
 void gm_csv_str(FILE *f, const char *s, int last);
+/* Quoted whatever it holds (a field that always has been, like the
+ * runtime timeline's "file:line function" call sites). */
+void gm_csv_quoted(FILE *f, const char *s, int last);
 void gm_csv_u64(FILE *f, uint64_t v, int last);
 void gm_csv_i64(FILE *f, int64_t v, int last);
 void gm_csv_dbl(FILE *f, double v, int last);
