@@ -18,13 +18,15 @@ size_t gm_jin_window = 1u << 20;
 
 int gm_jin_open_mem(struct gm_jin *in, const char *text, size_t len)
 {
-    *in = (struct gm_jin){text, len, -1, 0, malloc(gm_jin_window), 0, 0, 0};
+    size_t cap = len && len < gm_jin_window ? len : gm_jin_window; /* no more than the text */
+    *in = (struct gm_jin){text, len, -1, 0, malloc(cap ? cap : 1), 0, 0, 0, cap ? cap : 1};
     return in->buf ? 0 : -1;
 }
 
 int gm_jin_open_fd(struct gm_jin *in, int fd)
 {
-    *in = (struct gm_jin){NULL, 0, fd, 0, malloc(gm_jin_window), 0, 0, 0};
+    size_t cap = gm_jin_window ? gm_jin_window : 1;
+    *in = (struct gm_jin){NULL, 0, fd, 0, malloc(cap), 0, 0, 0, cap};
     return in->buf ? 0 : -1;
 }
 
@@ -70,7 +72,7 @@ int gm_jin_refill(struct gm_jin *in)
         return -1;
     in->base += in->len;
     in->pos = in->len = 0;
-    ssize_t got = fill(in, in->base, in->buf, gm_jin_window);
+    ssize_t got = fill(in, in->base, in->buf, in->cap);
     if (got <= 0)
         return -1;
     in->len = (size_t)got;

@@ -49,6 +49,7 @@ struct gm_jin {
     int err;                /* errno of a failed read, else 0 */
     char *buf;              /* the window: bytes [base, base + len) */
     size_t base, pos, len;
+    size_t cap;             /* the window's size */
 };
 
 /* Arena of one parse; reset keeps its memory for the next. */
