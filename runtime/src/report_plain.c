@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Plain-text outputs that need no report library: the per-kernel, per-site
- * counter table (stderr at exit; what issue 2's count_memops GPU test reads)
- * and CSV dumps of counters and the API timeline. Called with the runtime
- * lock held. Depends on the runtime core and libc (dlsym for demangling).
+ * Plain-text outputs straight from the runtime's tables: the per-kernel,
+ * per-site counter table (stderr at exit; what issue 2's count_memops GPU
+ * test reads) and CSV dumps of counters and the API timeline, written with
+ * the report library's CSV writer (gm_csv.h: quoted where a name holds a
+ * comma, as templated C++ names do). Called with the runtime lock held.
+ * Depends on the runtime core, gm_csv.h and libc (dlsym for demangling).
  */
 #include "rt.h"
+#include "gm_csv.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -132,7 +135,7 @@ void gm_report_plain(FILE *f)
 
 void gm_report_counters_csv(FILE *f)
 {
-    fprintf(f, "kernel,module,site,file,line,column,event,set,slot,value\n");
+    gm_csv_header(f, "kernel,module,site,file,line,column,event,set,slot,value");
     struct gm_kstat *k, *tmp;
     HASH_ITER(hh, gm_st.kstats, k, tmp) {
         for (uint32_t j = 0; j < k->nsets; j++) {
@@ -145,10 +148,18 @@ void gm_report_counters_csv(FILE *f)
                     uint64_t v = k->sums[j][(size_t)site * g->slots + sl];
                     if (!v) continue;
                     slot_name(k->tab, g, sl, nm, sizeof nm);
-                    fprintf(f, "%s,%016llx,%u,%s,%u,%u,%s,%s,%s,%llu\n", k->name,
-                            (unsigned long long)k->tab->modid, site,
-                            gm_sitetab_str(k->tab, s->file_str), s->line, s->column, ev,
-                            set_name(k->tab, g), nm, (unsigned long long)v);
+                    char mod[24];
+                    snprintf(mod, sizeof mod, "%016llx", (unsigned long long)k->tab->modid);
+                    gm_csv_str(f, k->name, 0);
+                    gm_csv_str(f, mod, 0);
+                    gm_csv_u64(f, site, 0);
+                    gm_csv_str(f, gm_sitetab_str(k->tab, s->file_str), 0);
+                    gm_csv_u64(f, s->line, 0);
+                    gm_csv_u64(f, s->column, 0);
+                    gm_csv_str(f, ev, 0);
+                    gm_csv_str(f, set_name(k->tab, g), 0);
+                    gm_csv_str(f, nm, 0);
+                    gm_csv_u64(f, v, 1);
                 }
             }
         }
@@ -157,17 +168,28 @@ void gm_report_counters_csv(FILE *f)
 
 void gm_report_timeline_csv(FILE *f, int symbolize)
 {
-    fprintf(f, "seq,t_ns,kind,api,dir,bytes,dst,dst_alloc,src,src_alloc,stream,device,tid,kernel,callsite\n");
+    gm_csv_header(f, "seq,t_ns,kind,api,dir,bytes,dst,dst_alloc,src,src_alloc,stream,device,"
+                     "tid,kernel,callsite");
     for (size_t i = 0; i < gm_st.tl.n; i++) {
         const struct gm_tl_event *e = &gm_st.tl.ev[i];
         struct gm_symbolized sym;
+        char site[1200];
         gm_callsite_resolve(e->callsite, &sym, symbolize);
-        fprintf(f, "%llu,%llu,%s,%s,%s,%llu,0x%llx,%llu,0x%llx,%llu,0x%llx,%u,%u,%s,\"%s:%u %s\"\n",
-                (unsigned long long)e->seq, (unsigned long long)e->t_ns, gm_tl_kind_name(e->kind),
-                e->api ? e->api : "", gm_tl_dir_name(e->dir), (unsigned long long)e->bytes,
-                (unsigned long long)e->dst, (unsigned long long)e->dst_alloc,
-                (unsigned long long)e->src, (unsigned long long)e->src_alloc,
-                (unsigned long long)e->stream, e->device, e->tid, e->kernel ? e->kernel : "",
-                sym.file, sym.line, sym.func);
+        snprintf(site, sizeof site, "%s:%u %s", sym.file, sym.line, sym.func);
+        gm_csv_u64(f, e->seq, 0);
+        gm_csv_u64(f, e->t_ns, 0);
+        gm_csv_str(f, gm_tl_kind_name(e->kind), 0);
+        gm_csv_str(f, e->api, 0);
+        gm_csv_str(f, gm_tl_dir_name(e->dir), 0);
+        gm_csv_u64(f, e->bytes, 0);
+        gm_csv_hex(f, e->dst, 0);
+        gm_csv_u64(f, e->dst_alloc, 0);
+        gm_csv_hex(f, e->src, 0);
+        gm_csv_u64(f, e->src_alloc, 0);
+        gm_csv_hex(f, e->stream, 0);
+        gm_csv_u64(f, e->device, 0);
+        gm_csv_u64(f, e->tid, 0);
+        gm_csv_str(f, e->kernel, 0);
+        gm_csv_quoted(f, site, 1);
     }
 }

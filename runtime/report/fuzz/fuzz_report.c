@@ -13,13 +13,15 @@
  * every few inputs, all files into a directory with gm_report_write_dir),
  * and its JSON must read back to the same JSON: a report that changes on a
  * round trip is a silently wrong number. What the reader accepts must also
- * be one JSON document to cJSON as a whole (the reader parses it element
- * by element). Depends on the report library and
- * libc (open_memstream, mkdtemp).
+ * be one JSON document to cJSON as a whole (the reader has its own
+ * tokenizer, json_parse.c, and reads element by element through a window
+ * the fuzzer makes a few bytes wide). Depends on the report library, cJSON
+ * (the independent parser) and libc (open_memstream, mkdtemp).
  */
 #define _GNU_SOURCE
 #include "gm_report_json.h"
 #include "gm_report_write.h"
+#include "json_parse.h"
 
 #include <cjson/cJSON.h>
 
@@ -391,6 +393,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         text = gen.s;
         len = gen.n;
     }
+    /* the reader's input window: usually a few bytes, so that every token
+     * meets its edge somewhere; now and then the real size */
+    gm_jin_window = data[0] % 16 < 2 ? (size_t)1 << 20 : 1 + data[0] % 16;
     char err[1024];
     struct gm_report *r = gm_report_parse_json(text, len, err, sizeof err);
     if (!r) {

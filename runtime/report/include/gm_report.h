@@ -27,6 +27,9 @@
 struct gm_report_hostsite {
     char *file;             /* source file, or the binary/library if no debug info */
     uint32_t line;          /* 0 if unknown */
+    uint8_t interned;       /* file and func are the report's shared copies
+                             * (read from JSON; internal: set them with
+                             * gm_report_set_hostsite only) */
     char *func;             /* enclosing function, or NULL */
 };
 
@@ -113,14 +116,18 @@ struct gm_report_kernel {
     struct gm_report_kcounters *sets;
 };
 
+/* (Fields ordered for size: a report may hold millions of launches and
+ * events; 104 and 96 bytes.) */
 struct gm_report_launch {
     uint64_t seq;           /* order among all timeline events */
     size_t kernel;          /* index into report->kernels */
     uint32_t grid[3], block[3];
     uint32_t shmem;         /* dynamic shared memory bytes */
-    uint64_t stream;        /* stream handle value, 0 = default */
     int32_t device;
-    char *api;              /* e.g. "cudaLaunchKernel", "cuLaunchKernelEx", "graph" */
+    uint64_t stream;        /* stream handle value, 0 = default */
+    char *api;              /* e.g. "cudaLaunchKernel", "cuLaunchKernelEx", "graph";
+                             * stored once per report, shared: never set or
+                             * free it on its own */
     struct gm_report_hostsite site;
     int64_t time_ns;        /* since program start */
     int64_t gpu_ns;         /* kernel time, -1 if unknown */
@@ -146,7 +153,8 @@ struct gm_report_alloc {
     uint64_t id;            /* unique in the report, assigned by the runtime */
     uint64_t dev_ptr;
     uint64_t size;          /* bytes requested */
-    char *api;              /* e.g. "cudaMalloc", "cudaMallocManaged", "cuMemAlloc" */
+    char *api;              /* e.g. "cudaMalloc", "cudaMallocManaged", "cuMemAlloc";
+                             * stored once per report, shared like a launch's */
     char *label;            /* gm_name_allocation label, or NULL */
     int32_t device;
     struct gm_report_hostsite alloc_site, free_site; /* free_site.file NULL: never freed */
@@ -200,8 +208,8 @@ struct gm_report_event {
     uint64_t seq;           /* strictly increasing in the order the APIs were called */
     int64_t time_ns;        /* since program start */
     enum gm_report_op op;
-    uint64_t bytes;         /* alloc/free size, copy/set length; 0 for launches */
     enum gm_report_dir dir; /* memcpy only */
+    uint64_t bytes;         /* alloc/free size, copy/set length; 0 for launches */
     uint64_t stream;
     int32_t device;
     int64_t launch;         /* GM_OP_LAUNCH: index into report->launches, else -1 */
@@ -234,6 +242,7 @@ struct gm_report {
     size_t cap_devices, cap_modules, cap_kernels, cap_launches, cap_allocs,
            cap_events, cap_unobserved, cap_notes;
     struct gm_report_kindex *kindex; /* (modid, name) -> kernel (internal) */
+    struct gm_report_strpool *strpool; /* strings stored once (internal) */
 };
 
 /* ---- building and freeing -------------------------------------------

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * JSON form of the report model (schema "gpumem-report", version 1,
- * documented in docs/report-schema.md). Depends on gm_report.h only; the
- * JSON library (cJSON) stays inside the report library.
+ * documented in docs/report-schema.md). Depends on gm_report.h only. The
+ * reader streams: a report file is parsed as it is read, one array element
+ * at a time, and the writer writes as it walks the model.
  */
 #ifndef GM_REPORT_JSON_H
 #define GM_REPORT_JSON_H

@@ -5,6 +5,7 @@
  */
 #include "gm_report.h"
 #include "grow.h"
+#include "strpool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@ struct gm_report_alloc *gm_report_add_alloc(struct gm_report *r, uint64_t id,
                                             const char *api)
 {
     struct gm_report_alloc *a = GM_GROW(r->allocs, r->nallocs, r->cap_allocs);
-    if (!a || gm_report_set_str(&a->api, api))
+    int oom = 0;
+    if (!a || (a->api = gm_report_intern(r, api, &oom), oom))
         return NULL;
     a->id = id;
     a->dev_ptr = dev_ptr;

@@ -130,7 +130,7 @@ static int idleness(struct det *d, const struct gm_tl_alloc *ta)
     uint64_t best = 0;
     size_t at = 0;
     for (size_t i = 1; i < ta->nuses; i++) {
-        uint64_t g = gm_tl_work_between(d->t, ta->uses[i - 1].e->seq, ta->uses[i].e->seq);
+        uint64_t g = gm_tl_work_between_ix(d->t, ta->uses[i - 1].ix, ta->uses[i].ix);
         if (g > best) {
             best = g;
             at = i;

@@ -5,6 +5,7 @@
  */
 #include "sat.h"
 #include "derived.h"
+#include "timeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,23 +47,13 @@ const char *gm_devsite_str(const struct gm_report_site *s, char *buf, size_t len
     return buf;
 }
 
-static int cmp_seq(const void *pa, const void *pb)
-{
-    const struct gm_report_event *a = *(const struct gm_report_event *const *)pa;
-    const struct gm_report_event *b = *(const struct gm_report_event *const *)pb;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 uint64_t gm_peak_bytes(const struct gm_report *r, uint64_t *at_seq)
 {
-    const struct gm_report_event **ev = calloc(r->nevents + 1, sizeof *ev);
+    const struct gm_report_event **ev = gm_events_by_seq(r);
     uint64_t live = 0, peak = 0;
     *at_seq = 0;
     if (!ev)
         return 0;
-    for (size_t i = 0; i < r->nevents; i++)
-        ev[i] = &r->events[i];
-    qsort(ev, r->nevents, sizeof *ev, cmp_seq);
     for (size_t i = 0; i < r->nevents; i++) {
         if (ev[i]->op == GM_OP_ALLOC)
             live = gm_sat_add(live, ev[i]->bytes);

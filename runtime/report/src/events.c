@@ -27,10 +27,17 @@ struct gm_report_event *gm_report_add_event(struct gm_report *r, uint64_t seq,
 int gm_report_event_add_use(struct gm_report_event *e, uint64_t alloc, uint32_t how,
                             uint64_t offset, uint64_t bytes)
 {
-    size_t cap = e->nuses;
-    struct gm_report_use *u = GM_GROW(e->uses, e->nuses, cap);
-    if (!u)
-        return -1;
+    /* capacity: the next power of two (no field holds it); most events
+     * have one or two uses */
+    size_t n = e->nuses;
+    if ((n & (n - 1)) == 0) {
+        struct gm_report_use *nu = realloc(e->uses, (n ? 2 * n : 1) * sizeof *nu);
+        if (!nu)
+            return -1;
+        e->uses = nu;
+    }
+    struct gm_report_use *u = &e->uses[n];
+    memset(u, 0, sizeof *u);
     u->alloc = alloc;
     u->how = how;
     u->offset = offset;

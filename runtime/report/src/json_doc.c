@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * JSON reader of the report model, the document level: finds the top-level
- * members and the elements of each array in the text (json_span.h), parses
- * each alone into a small cJSON tree (numbers checked for exactness,
- * json_exact.h), hands it to its part reader (json_read.h) and frees it
- * before the next. The memory a read takes is the text, the model and one
- * element's tree, never a tree of the whole document (about ten times its
- * text). Depends on the report model, cJSON and the reader's parts.
+ * JSON reader of the report model, the document level: reads the top-level
+ * object's members in the order of the text and each element of an array
+ * member alone (json_parse.h) into an arena reset before the next, handing
+ * it to its part reader (json_read.h). A report is read in one pass, and
+ * the memory it takes is the model, one element's tree and the input
+ * window: never the text, nor a tree of it.
+ *
+ * The parts are read in the schema's order (head, devices, modules,
+ * kernels, launches, allocations, events, unobserved, notes), since later
+ * parts refer to earlier ones; the writer writes them in that order. A
+ * member that comes before one it needs is checked, put off and read when
+ * the top-level object has ended (the input can go back). Unknown members
+ * and repeated ones are checked to be JSON, then left alone.
+ * Depends on the report model, the tokenizer and the reader's parts.
  */
 #include "gm_report_json.h"
-#include "json_exact.h"
+#include "json_parse.h"
 #include "json_read.h"
-#include "json_span.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
-#define OOM(c, path) gm_jfail((c), (path), "out of memory")
 
 enum { M_SCHEMA, M_VERSION, M_PROGRAM, M_DEVICES, M_MODULES, M_KERNELS, M_LAUNCHES,
        M_ALLOCATIONS, M_EVENTS, M_UNOBSERVED, M_NOTES, M_N };
@@ -25,215 +28,249 @@ static const char *const member_names[M_N] = {
     "schema", "version", "program", "devices", "modules", "kernels", "launches",
     "allocations", "events", "unobserved", "notes",
 };
-
-struct doc {
-    const char *t;
-    size_t len;
-    size_t at[M_N], end[M_N];   /* value extent of each known member (end 0: absent) */
+static const gm_jr_elem_fn readers[M_N] = {
+    [M_DEVICES] = gm_jr_device, [M_MODULES] = gm_jr_module, [M_KERNELS] = gm_jr_kernel,
+    [M_LAUNCHES] = gm_jr_launch, [M_ALLOCATIONS] = gm_jr_alloc, [M_EVENTS] = gm_jr_event,
+    [M_UNOBSERVED] = gm_jr_unobserved, [M_NOTES] = gm_jr_note,
 };
 
-static int malformed(struct gm_jctx *c, size_t off)
+enum { UNSEEN, DEFERRED, DONE };
+
+struct doc {
+    struct gm_jctx c;
+    struct gm_jin *in;
+    struct gm_jparser p;
+    struct gm_jarena elems, head;   /* one element's tree; the head's values */
+    struct gm_report *r;
+    int state[M_N];
+    size_t at[M_N];                 /* where a deferred member's value starts */
+    struct gm_jv *headv[M_PROGRAM + 1];
+    int head_read;
+};
+
+/* The parser failed: a syntax error, out of memory or a read error. */
+static int malformed(struct doc *d)
 {
-    char m[64];
-    P(m, "malformed JSON near byte %zu", off);
-    snprintf(c->err, c->errlen, "%s", m);
-    c->failed = 1;
+    if (d->c.failed)
+        return -1;
+    if (d->p.oom)
+        gm_jfail(&d->c, "report", "out of memory");
+    else if (d->in->err)
+        snprintf(d->c.err, d->c.errlen, "read error near byte %zu: %s", d->p.at,
+                 strerror(d->in->err));
+    else
+        snprintf(d->c.err, d->c.errlen, "malformed JSON near byte %zu", d->p.at);
+    d->c.failed = 1;
     return -1;
 }
 
-/* Parses t[at, end) alone, with exact integers marked (json_exact.h). */
-static cJSON *parse_span(struct gm_jctx *c, const struct doc *d, size_t at, size_t end)
+/* Checks the value at the position without keeping it. */
+static int skip(struct doc *d)
 {
-    const char *stop = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(d->t + at, end - at, &stop, 0);
-    if (!v) {
-        malformed(c, stop && stop >= d->t + at ? (size_t)(stop - d->t) : at);
-        return NULL;
-    }
-    size_t off = gm_jspan_ws(d->t, end, (size_t)(stop - d->t));
-    if (off < end || gm_json_mark_inexact(d->t + at, end - at, v)) {
-        cJSON_Delete(v);
-        malformed(c, off);
-        return NULL;
-    }
-    return v;
+    gm_jparse_value(&d->p, 0, 1);
+    return d->p.failed ? malformed(d) : 0;
 }
 
-/* Which known member the key string t[at, end) (quotes included) names, or
- * -1. A key with escapes is decoded first, as cJSON would. */
-static int known_member(const char *t, size_t at, size_t end)
+static int known_member(const char *key)
 {
-    const char *key = t + at + 1;
-    size_t n = end - at - 2;
-    cJSON *dec = NULL;
-    if (memchr(key, '\\', n)) {
-        dec = cJSON_ParseWithLength(t + at, end - at);
-        if (!cJSON_IsString(dec)) {
-            cJSON_Delete(dec);
-            return -1;
+    for (int m = 0; m < M_N; m++)
+        if (!strcmp(member_names[m], key))
+            return m;
+    return -1;
+}
+
+/* schema and version, then program: one object of the values read. */
+static void read_head(struct doc *d)
+{
+    struct gm_jv root = {.type = GM_JOBJ}, **tail = &root.child;
+    d->head_read = 1;
+    for (int m = M_SCHEMA; m <= M_PROGRAM; m++)
+        if (d->headv[m]) {
+            *tail = d->headv[m];
+            tail = &d->headv[m]->next;
+            root.n++;
         }
-        key = dec->valuestring;
-        n = strlen(key);
-    }
-    int m = -1;
-    for (int i = 0; i < M_N && m < 0; i++)
-        if (strlen(member_names[i]) == n && !memcmp(member_names[i], key, n))
-            m = i;
-    cJSON_Delete(dec);
-    return m;
+    gm_jr_header(&d->c, &root);
+    gm_jr_program(&d->c, &root, d->r);
 }
 
-/* The top-level object's members; an unknown member's value is checked to
- * be JSON, then left alone. */
-static int scan_top(struct gm_jctx *c, struct doc *d)
+/* Each element of array member m at the position, read alone. */
+static void read_array(struct doc *d, int m)
 {
-    size_t i = gm_jspan_ws(d->t, d->len, 0), k, v;
-    i = gm_jspan_ws(d->t, d->len, i + 1);           /* past '{' */
-    if (i < d->len && d->t[i] == '}')
-        i++;
+    struct gm_jin *in = d->in;
+    const char *key = member_names[m];
+    char p[64];
+    snprintf(p, sizeof p, "report.%s", key);
+    int ch = gm_jin_ws(in);
+    if (ch == 'n') {
+        if (!skip(d))
+            gm_jfail(&d->c, p, "missing");
+        return;
+    }
+    if (ch != '[') {
+        gm_jfail(&d->c, p, "expected an array");
+        return;
+    }
+    in->pos++;
+    if (gm_jin_ws(in) == ']') {
+        in->pos++;
+        return;
+    }
+    for (size_t idx = 0; !d->c.failed; idx++) {
+        gm_jarena_reset(&d->elems);
+        d->p.ctx = NULL;
+        struct gm_jv *el = gm_jparse_value(&d->p, 1, 2);
+        if (!el) {
+            malformed(d);
+            return;
+        }
+        gm_jpath(p, sizeof p, key, NULL, (long long)idx);
+        readers[m](&d->c, el, p, d->r);
+        ch = gm_jin_ws(in);
+        if (ch != ',') {
+            if (gm_jparse_expect(&d->p, ']'))
+                malformed(d);
+            return;
+        }
+        in->pos++;
+    }
+}
+
+static void read_member(struct doc *d, int m)
+{
+    if (!d->head_read)
+        read_head(d);
+    if (!d->c.failed)
+        read_array(d, m);
+    if (m == M_EVENTS && !d->c.failed)
+        gm_jr_alloc_refs(&d->c, d->r);
+    d->state[m] = DONE;
+}
+
+/* The value of top-level member m (-1: unknown) at the position. */
+static int member(struct doc *d, int m)
+{
+    if (m < 0 || d->state[m] != UNSEEN)
+        return skip(d);
+    if (m <= M_PROGRAM) {
+        d->p.a = &d->head;
+        d->headv[m] = gm_jparse_value(&d->p, 1, 1);
+        d->p.a = &d->elems;
+        d->state[m] = DONE;
+        if (!d->headv[m])
+            return malformed(d);
+        d->headv[m]->key = member_names[m];
+        return 0;
+    }
+    int ready = 1;
+    for (int i = 0; i < m; i++)
+        ready &= d->state[i] == DONE;
+    if (!ready) {
+        d->at[m] = gm_jin_offset(d->in);
+        d->state[m] = DEFERRED;
+        return skip(d);
+    }
+    read_member(d, m);
+    return d->c.failed ? -1 : 0;
+}
+
+/* Text that is not an object at all: malformed, or the wrong kind of JSON. */
+static int not_object(struct doc *d)
+{
+    gm_jparse_value(&d->p, 0, 0);
+    if (d->p.failed)
+        return malformed(d);
+    gm_jfail(&d->c, "report", "expected a JSON object");
+    return -1;
+}
+
+/* The top-level object's members, then the end of the text. */
+static int top(struct doc *d)
+{
+    struct gm_jin *in = d->in;
+    if (gm_jin_ws(in) != '{')
+        return not_object(d);
+    in->pos++;
+    if (gm_jin_ws(in) == '}')
+        in->pos++;
     else
         for (;;) {
-            if (i >= d->len || d->t[i] != '"' || gm_jspan_string(d->t, d->len, i, &k))
-                return malformed(c, i);
-            int m = known_member(d->t, i, k);
-            i = gm_jspan_ws(d->t, d->len, k);
-            if (i >= d->len || d->t[i] != ':')
-                return malformed(c, i);
-            i = gm_jspan_ws(d->t, d->len, i + 1);
-            if (gm_jspan_value(d->t, d->len, i, &v))
-                return malformed(c, v);
-            if (m >= 0 && !d->end[m]) {
-                d->at[m] = i;
-                d->end[m] = v;
-            } else {
-                cJSON_Delete(parse_span(c, d, i, v));
-                if (c->failed)
-                    return -1;
+            gm_jin_ws(in);
+            const char *key = gm_jparse_string(&d->p);
+            int m = key ? known_member(key) : -1;
+            if (!key || gm_jparse_expect(&d->p, ':'))
+                return malformed(d);
+            if (member(d, m))
+                return -1;
+            if (gm_jin_ws(in) != ',') {
+                if (gm_jparse_expect(&d->p, '}'))
+                    return malformed(d);
+                break;
             }
-            i = gm_jspan_ws(d->t, d->len, v);
-            if (i < d->len && d->t[i] == ',') {
-                i = gm_jspan_ws(d->t, d->len, i + 1);
-                continue;
-            }
-            if (i >= d->len || d->t[i] != '}')
-                return malformed(c, i);
-            i++;
-            break;
+            in->pos++;
         }
-    i = gm_jspan_ws(d->t, d->len, i);
-    if (i < d->len) {
-        snprintf(c->err, c->errlen, "trailing content after the JSON value at byte %zu", i);
-        c->failed = 1;
+    if (gm_jin_ws(in) >= 0) {
+        snprintf(d->c.err, d->c.errlen, "trailing content after the JSON value at byte %zu",
+                 gm_jin_offset(in));
+        d->c.failed = 1;
         return -1;
+    }
+    if (in->err) {
+        d->p.at = gm_jin_offset(in);
+        return malformed(d);
     }
     return 0;
 }
 
-/* Calls fn on each element of the required top-level array m, each parsed
- * alone and freed before the next. */
-static void each(struct gm_jctx *c, const struct doc *d, int m, gm_jr_elem_fn fn,
-                 struct gm_report *r)
+/* After the top-level object: the members put off, in order, and those
+ * missing. */
+static void rest(struct doc *d)
 {
-    const char *key = member_names[m];
-    char p[64];
-    size_t i = d->at[m], e;
-    P(p, "report.%s", key);
-    if (c->failed)
-        return;
-    if (!d->end[m] || (d->end[m] - i == 4 && !memcmp(d->t + i, "null", 4))) {
-        gm_jfail(c, p, "missing");
-        return;
-    }
-    if (d->t[i] != '[') {
-        gm_jfail(c, p, "expected an array");
-        return;
-    }
-    size_t end = d->end[m];
-    i = gm_jspan_ws(d->t, end, i + 1);
-    if (i < end && d->t[i] == ']')
-        return; /* empty */
-    for (size_t idx = 0; !c->failed; idx++) {
-        if (gm_jspan_value(d->t, end, i, &e)) {
-            malformed(c, e);
-            return;
+    if (!d->head_read)
+        read_head(d);
+    for (int m = M_DEVICES; m < M_N && !d->c.failed; m++) {
+        char p[64];
+        if (d->state[m] == DEFERRED) {
+            gm_jin_seek(d->in, d->at[m]);
+            read_member(d, m);
+        } else if (d->state[m] == UNSEEN) {
+            snprintf(p, sizeof p, "report.%s", member_names[m]);
+            gm_jfail(&d->c, p, "missing");
         }
-        cJSON *el = parse_span(c, d, i, e);
-        if (!el)
-            return;
-        P(p, "%s[%zu]", key, idx);
-        fn(c, el, p, r);
-        cJSON_Delete(el);
-        i = gm_jspan_ws(d->t, end, e);
-        if (i < end && d->t[i] == ']')
-            return;
-        if (i >= end || d->t[i] != ',') {
-            malformed(c, i);
-            return;
-        }
-        i = gm_jspan_ws(d->t, end, i + 1); /* a value must follow: "[1,]" is malformed */
     }
 }
 
-/* schema, version and program: small, parsed into one object. */
-static cJSON *head_object(struct gm_jctx *c, const struct doc *d)
+struct gm_report *gm_jr_document(struct gm_jin *in, char *err, size_t errlen)
 {
-    cJSON *o = cJSON_CreateObject();
-    for (int m = M_SCHEMA; o && m <= M_PROGRAM && !c->failed; m++) {
-        cJSON *v = d->end[m] ? parse_span(c, d, d->at[m], d->end[m]) : NULL;
-        if (v)
-            cJSON_AddItemToObject(o, member_names[m], v);
+    struct doc d;
+    memset(&d, 0, sizeof d);
+    d.c = (struct gm_jctx){err, errlen, 0};
+    d.in = in;
+    d.p = (struct gm_jparser){.in = in, .a = &d.elems};
+    d.r = gm_report_new();
+    if (!d.r)
+        gm_jfail(&d.c, "report", "out of memory");
+    else if (!top(&d))
+        rest(&d);
+    gm_jparser_free(&d.p);
+    gm_jarena_free(&d.elems);
+    gm_jarena_free(&d.head);
+    if (d.c.failed) {
+        gm_report_free(d.r);
+        return NULL;
     }
-    if (!o)
-        OOM(c, "report");
-    return o;
-}
-
-/* Text that is not an object at all: malformed, or the wrong kind of JSON. */
-static void not_object(struct gm_jctx *c, const char *text, size_t len)
-{
-    const char *stop = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
-    if (!v)
-        malformed(c, stop && stop >= text ? (size_t)(stop - text) : 0);
-    else
-        gm_jfail(c, "report", "expected a JSON object");
-    cJSON_Delete(v);
+    return d.r;
 }
 
 struct gm_report *gm_report_parse_json(const char *text, size_t len, char *err,
                                        size_t errlen)
 {
-    struct gm_jctx c = {err, errlen, 0};
-    struct doc d = {text, len, {0}, {0}};
-    size_t first = gm_jspan_ws(text, len, 0);
-    if (first >= len || text[first] != '{') {
-        not_object(&c, text, len);
+    struct gm_jin in;
+    if (gm_jin_open_mem(&in, text, len)) {
+        snprintf(err, errlen, "report: out of memory");
         return NULL;
     }
-    if (scan_top(&c, &d))
-        return NULL;
-    struct gm_report *r = gm_report_new();
-    cJSON *head = r ? head_object(&c, &d) : NULL;
-    if (!r)
-        OOM(&c, "report");
-    if (head) {
-        gm_jr_header(&c, head);
-        gm_jr_program(&c, head, r);
-        cJSON_Delete(head);
-    }
-    static const struct { int m; gm_jr_elem_fn fn; } parts[] = {
-        {M_DEVICES, gm_jr_device}, {M_MODULES, gm_jr_module}, {M_KERNELS, gm_jr_kernel},
-        {M_LAUNCHES, gm_jr_launch}, {M_ALLOCATIONS, gm_jr_alloc}, {M_EVENTS, gm_jr_event},
-        {M_UNOBSERVED, gm_jr_unobserved}, {M_NOTES, gm_jr_note},
-    };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !c.failed; i++) {
-        each(&c, &d, parts[i].m, parts[i].fn, r);
-        if (parts[i].m == M_EVENTS && !c.failed)
-            gm_jr_alloc_refs(&c, r);
-    }
-    if (c.failed) {
-        gm_report_free(r);
-        return NULL;
-    }
+    struct gm_report *r = gm_jr_document(&in, err, errlen);
+    gm_jin_close(&in);
     return r;
 }

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Exact integers in parsed JSON (see json_exact.h): the number literals are
- * found in text order, which is the tree's pre-order, and matched to the
- * tree's number nodes one by one. Depends on cJSON and libc.
+ * Exact integers in JSON number literals (see json_exact.h). Depends on
+ * libc only.
  */
 #include "json_exact.h"
 
-#include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #define EXACT_MAX 9007199254740992ull /* 2^53 */
 
@@ -63,11 +60,12 @@ static int decompose(const char *s, size_t n, struct dec *out)
     return 0;
 }
 
-int gm_json_literal_exact(const char *s, size_t n)
+int gm_json_literal_int(const char *s, size_t n, int64_t *out)
 {
     struct dec d;
     if (decompose(s, n, &d))
         return 0;
+    *out = 0;
     if (d.nd == 0)
         return 1;
     if (d.exp < 0 || (long)d.nd + d.exp > 16)
@@ -80,60 +78,14 @@ int gm_json_literal_exact(const char *s, size_t n)
         }
     for (long k = 0; k < d.exp; k++)
         v *= 10;
-    return v <= EXACT_MAX;
+    if (v > EXACT_MAX)
+        return 0;
+    *out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+    return 1;
 }
 
-/* The next number literal at or after *pos (strings skipped); 0 at the end. */
-static int next_literal(const char *t, size_t len, size_t *pos, size_t *n)
+int gm_json_literal_exact(const char *s, size_t n)
 {
-    size_t i = *pos;
-    while (i < len) {
-        char ch = t[i];
-        if (ch == '"') {
-            for (i++; i < len && t[i] != '"'; i++)
-                i += t[i] == '\\';
-            i++;
-        } else if (ch == '-' || is_digit(ch)) {
-            size_t j = i;
-            while (j < len && (is_digit(t[j]) || strchr("+-.eE", t[j])))
-                j++;
-            *pos = i;
-            *n = j - i;
-            return 1;
-        } else {
-            i++;
-        }
-    }
-    return 0;
-}
-
-struct walk {
-    const char *t;
-    size_t len, pos;
-    int bad;
-};
-
-static void visit(struct walk *w, cJSON *node)
-{
-    for (; node && !w->bad; node = node->next) {
-        if (cJSON_IsNumber(node)) {
-            size_t n;
-            if (!next_literal(w->t, w->len, &w->pos, &n)) {
-                w->bad = 1;
-                return;
-            }
-            if (!gm_json_literal_exact(w->t + w->pos, n))
-                node->valuedouble = NAN;
-            w->pos += n;
-        }
-        visit(w, node->child);
-    }
-}
-
-int gm_json_mark_inexact(const char *text, size_t len, cJSON *root)
-{
-    struct walk w = {text, len, 0, 0};
-    size_t n;
-    visit(&w, root);
-    return w.bad || next_literal(text, len, &w.pos, &n) ? -1 : 0;
+    int64_t v;
+    return gm_json_literal_int(s, n, &v);
 }

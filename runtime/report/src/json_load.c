@@ -2,9 +2,10 @@
 /*
  * Reads a report file for the JSON reader, with errors that name the
  * problem: a directory is "Is a directory"; a file larger than half of this
- * machine's memory is refused before it is read (a loaded report takes
- * several times its text); a pipe or device is read up to that size and
- * read with a look at its structure and given up on at the first byte that
+ * machine's memory is refused before it is read; a regular file is read as
+ * it is parsed, through a window (json_parse.h), never whole. A pipe or
+ * device, which cannot be read twice, is read into memory up to that size
+ * with a look at its structure and given up on at the first byte that
  * cannot be part of a report (a NUL byte, a first character other than
  * '{', nesting deeper than the JSON reader takes, content after the
  * top-level object): /dev/zero, a binary stream or an endless one fail at
@@ -12,6 +13,8 @@
  * and the JSON reader.
  */
 #include "gm_report_json.h"
+#include "json_parse.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +47,7 @@ struct scan {
     long depth;
 };
 
-#define MAX_DEPTH 1000 /* cJSON's nesting limit */
+#define MAX_DEPTH GM_JMAX_DEPTH /* the tokenizer's nesting limit */
 
 /* Scans bytes [from, t->n): 0, or -1 with what is wrong. */
 static int scan_bytes(struct scan *sc, const struct text *t, size_t from, char *why, size_t len)
@@ -79,9 +82,9 @@ static int scan_bytes(struct scan *sc, const struct text *t, size_t from, char *
     return 0;
 }
 
-/* Reads fd to the end, at most limit bytes, scanning what arrives when
- * `scan` (pipes and devices). 0, or -1 with the reason. */
-static int read_all(int fd, struct text *t, uint64_t limit, int scan, char *why, size_t len)
+/* Reads a pipe or device to the end, at most limit bytes, scanning what
+ * arrives. 0, or -1 with the reason. */
+static int read_all(int fd, struct text *t, uint64_t limit, char *why, size_t len)
 {
     struct scan sc = {0, 0, 0, 0};
     for (;;) {
@@ -106,7 +109,7 @@ static int read_all(int fd, struct text *t, uint64_t limit, int scan, char *why,
             return 0;
         size_t from = t->n;
         t->n += (size_t)got;
-        if (scan && scan_bytes(&sc, t, from, why, len))
+        if (scan_bytes(&sc, t, from, why, len))
             return -1;
         if (t->n > limit) {
             snprintf(why, len, "more than %llu bytes, half of this machine's memory: too large "
@@ -135,16 +138,24 @@ struct gm_report *gm_report_load_json(const char *path, char *err, size_t errlen
         snprintf(why, sizeof why, "%llu bytes, more than half of this machine's memory (%llu "
                  "bytes): too large to load", (unsigned long long)st.st_size,
                  (unsigned long long)limit);
-    else
-        read_all(fd, &t, limit, !S_ISREG(st.st_mode), why, sizeof why); /* a file's size is known */
-    close(fd);
+    else if (!S_ISREG(st.st_mode))
+        read_all(fd, &t, limit, why, sizeof why);
     struct gm_report *r = NULL;
-    if (!*why) {
+    if (!*why && S_ISREG(st.st_mode)) {
+        struct gm_jin in;
+        char msg[400];
+        if (gm_jin_open_fd(&in, fd))
+            snprintf(why, sizeof why, "out of memory");
+        else if (!(r = gm_jr_document(&in, msg, sizeof msg)))
+            snprintf(why, sizeof why, "%s", msg);
+        gm_jin_close(&in);
+    } else if (!*why) {
         char msg[400];
         r = gm_report_parse_json(t.buf ? t.buf : "", t.n, msg, sizeof msg);
         if (!r)
             snprintf(why, sizeof why, "%s", msg);
     }
+    close(fd);
     free(t.buf);
     if (!r)
         snprintf(err, errlen, "%s: %s", path, why);

@@ -5,10 +5,11 @@
  * This file reads the parts (one array element each, see json_read.h);
  * json_doc.c walks the document.
  * Any malformed input gives NULL and one line naming the field.
- * Depends on the report model and cJSON only.
+ * Depends on the report model and the tokenizer's values (json_parse.h).
  */
 #include "gm_report_json.h"
 #include "json_read.h"
+#include "strpool.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,42 +19,49 @@
 #define P(buf, fmt, ...) snprintf((buf), sizeof(buf), fmt, __VA_ARGS__)
 #define OOM(c, path) gm_jfail((c), (path), "out of memory")
 
-static int need_object(struct gm_jctx *c, const cJSON *el, const char *path)
+static int is(const struct gm_jv *v, int type) { return v && v->type == type; }
+static size_t count(const struct gm_jv *v) { return v ? v->n : 0; }
+
+static int need_object(struct gm_jctx *c, const struct gm_jv *el, const char *path)
 {
-    if (!cJSON_IsObject(el))
+    if (!is(el, GM_JOBJ))
         gm_jfail(c, path, "expected an object");
     return !c->failed;
 }
 
-static void hostsite(struct gm_jctx *c, const cJSON *o, const char *path, const char *key,
-                     struct gm_report_hostsite *h)
+/* Site strings are stored once per report (strpool.h). */
+static void hostsite(struct gm_jctx *c, const struct gm_jv *o, const char *path, const char *key,
+                     struct gm_report *r, struct gm_report_hostsite *h)
 {
-    const cJSON *s = gm_jget(c, o, path, key, cJSON_Object, 0);
+    const struct gm_jv *s = gm_jget(c, o, path, key, GM_JOBJ, 0);
     if (!s)
         return;
     char p[256];
-    P(p, "%s.%s", path, key);
-    h->file = gm_jget_str(c, s, p, "file", 0);
-    h->line = gm_jget_u32(c, s, p, "line", 0, 0);
-    h->func = gm_jget_str(c, s, p, "func", 0);
+    gm_jpath(p, sizeof p, path, key, -1);
+    const struct gm_jv *file = gm_jget(c, s, p, "file", GM_JSTR, 0);
+    uint32_t line = gm_jget_u32(c, s, p, "line", 0, 0);
+    const struct gm_jv *func = gm_jget(c, s, p, "func", GM_JSTR, 0);
+    if (!c->failed && gm_report_intern_hostsite(r, h, file ? file->s : NULL, line,
+                                                func ? func->s : NULL))
+        OOM(c, p);
 }
 
-void gm_jr_program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
+void gm_jr_program(struct gm_jctx *c, const struct gm_jv *root, struct gm_report *r)
 {
-    const cJSON *o = gm_jget(c, root, "report", "program", cJSON_Object, 1);
+    const struct gm_jv *o = gm_jget(c, root, "report", "program", GM_JOBJ, 1);
     if (!o)
         return;
     const char *p = "program";
-    const cJSON *argv = gm_jget(c, o, p, "argv", cJSON_Array, 1);
-    int argc = argv ? cJSON_GetArraySize(argv) : 0;
+    const struct gm_jv *argv = gm_jget(c, o, p, "argv", GM_JARR, 1);
+    int argc = (int)count(argv);
     char **v = calloc(argc ? (size_t)argc : 1, sizeof *v);
     int i = 0;
-    for (const cJSON *a = argv ? argv->child : NULL; v && a; a = a->next, i++) {
-        if (!cJSON_IsString(a)) {
+    for (const struct gm_jv *a = argv ? argv->child : NULL; v && a; a = a->next, i++) {
+        if (!is(a, GM_JSTR)) {
             gm_jfail(c, "program.argv", "expected an array of strings");
             break;
         }
-        v[i] = a->valuestring;
+        v[i] = a->s;
     }
     if (!c->failed && (!v || gm_report_set_argv(r, argc, v)))
         OOM(c, p);
@@ -72,7 +80,7 @@ void gm_jr_program(struct gm_jctx *c, const cJSON *root, struct gm_report *r)
     r->program.analyses = gm_jget_str(c, o, p, "analyses", 0);
 }
 
-void gm_jr_device(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_device(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -93,13 +101,13 @@ void gm_jr_device(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_r
     } while (0);
 }
 
-static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_report_module *m)
+static void sites(struct gm_jctx *c, const struct gm_jv *o, const char *mp, struct gm_report_module *m)
 {
-    const cJSON *arr = gm_jget(c, o, mp, "sites", cJSON_Array, 1);
+    const struct gm_jv *arr = gm_jget(c, o, mp, "sites", GM_JARR, 1);
     char p[128];
     int i = 0;
-    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
-        P(p, "%s.sites[%d]", mp, i);
+    for (const struct gm_jv *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
+        gm_jpath(p, sizeof p, mp, "sites", i);
         if (!need_object(c, el, p))
             return;
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
@@ -122,19 +130,19 @@ static void sites(struct gm_jctx *c, const cJSON *o, const char *mp, struct gm_r
 }
 
 /* Joins a JSON array of strings with commas (the site table's form). */
-static char *join_names(struct gm_jctx *c, const cJSON *arr, const char *p)
+static char *join_names(struct gm_jctx *c, const struct gm_jv *arr, const char *p)
 {
     size_t len = 1;
-    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next) {
-        if (!cJSON_IsString(e) || strchr(e->valuestring, ',')) {
+    for (const struct gm_jv *e = arr ? arr->child : NULL; e; e = e->next) {
+        if (!is(e, GM_JSTR) || strchr(e->s, ',')) {
             gm_jfail(c, p, "slots: expected an array of names without commas");
             return NULL;
         }
-        len += strlen(e->valuestring) + 1;
+        len += strlen(e->s) + 1;
     }
     char *s = calloc(1, len);
-    for (const cJSON *e = arr ? arr->child : NULL; s && e; e = e->next) {
-        strcat(s, e->valuestring);
+    for (const struct gm_jv *e = arr ? arr->child : NULL; s && e; e = e->next) {
+        strcat(s, e->s);
         if (e->next)
             strcat(s, ",");
     }
@@ -142,20 +150,20 @@ static char *join_names(struct gm_jctx *c, const cJSON *arr, const char *p)
 }
 
 /* Optional "fold": ["sum" | "or", ...], one per slot (absent: all summed). */
-static void fold_rules(struct gm_jctx *c, const cJSON *el, const char *p,
+static void fold_rules(struct gm_jctx *c, const struct gm_jv *el, const char *p,
                        struct gm_report_counter_set *s)
 {
-    const cJSON *fold = gm_jget(c, el, p, "fold", cJSON_Array, 0);
+    const struct gm_jv *fold = gm_jget(c, el, p, "fold", GM_JARR, 0);
     if (!fold || c->failed)
         return;
-    if ((uint64_t)cJSON_GetArraySize(fold) != s->nslots) {
+    if ((uint64_t)count(fold) != s->nslots) {
         gm_jfail(c, p, "fold has not nslots entries");
         return;
     }
     uint32_t i = 0;
-    for (const cJSON *e = fold->child; e; e = e->next, i++) {
-        int is_or = cJSON_IsString(e) && strcmp(e->valuestring, "or") == 0;
-        if (!is_or && !(cJSON_IsString(e) && strcmp(e->valuestring, "sum") == 0)) {
+    for (const struct gm_jv *e = fold->child; e; e = e->next, i++) {
+        int is_or = is(e, GM_JSTR) && strcmp(e->s, "or") == 0;
+        if (!is_or && !(is(e, GM_JSTR) && strcmp(e->s, "sum") == 0)) {
             gm_jfail(c, p, "fold: expected \"sum\" or \"or\"");
             return;
         }
@@ -163,20 +171,20 @@ static void fold_rules(struct gm_jctx *c, const cJSON *el, const char *p,
     }
 }
 
-static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
+static void counter_sets(struct gm_jctx *c, const struct gm_jv *o, const char *mp,
                          struct gm_report_module *m)
 {
-    const cJSON *arr = gm_jget(c, o, mp, "counter_sets", cJSON_Array, 1);
+    const struct gm_jv *arr = gm_jget(c, o, mp, "counter_sets", GM_JARR, 1);
     char p[128];
     int i = 0;
-    for (const cJSON *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
-        P(p, "%s.counter_sets[%d]", mp, i);
+    for (const struct gm_jv *el = arr ? arr->child : NULL; el && !c->failed; el = el->next, i++) {
+        gm_jpath(p, sizeof p, mp, "counter_sets", i);
         if (!need_object(c, el, p))
             return;
         char *name = gm_jget_str(c, el, p, "name", 1);
         uint64_t n = gm_jget_u64(c, el, p, "nslots", 1, 0);
-        const cJSON *slots = gm_jget(c, el, p, "slots", cJSON_Array, 1);
-        if (!c->failed && (uint64_t)cJSON_GetArraySize(slots) != n)
+        const struct gm_jv *slots = gm_jget(c, el, p, "slots", GM_JARR, 1);
+        if (!c->failed && (uint64_t)count(slots) != n)
             gm_jfail(c, p, "slots has not nslots names");
         char *names = c->failed ? NULL : join_names(c, slots, p);
         struct gm_report_counter_set *s = NULL;
@@ -191,13 +199,13 @@ static void counter_sets(struct gm_jctx *c, const cJSON *o, const char *mp,
     }
 }
 
-void gm_jr_module(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_module(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
             break;
         uint64_t modid = gm_jget_hex64(c, el, p, "modid");
-        const cJSON *s = gm_jget(c, el, p, "sites", cJSON_Array, 1);
+        const struct gm_jv *s = gm_jget(c, el, p, "sites", GM_JARR, 1);
         if (c->failed)
             break;
         if (gm_report_find_module(r, modid)) {
@@ -206,7 +214,7 @@ void gm_jr_module(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_r
         }
         char *src = gm_jget_str(c, el, p, "source", 0);
         struct gm_report_module *m =
-            gm_report_add_module(r, modid, src, (size_t)cJSON_GetArraySize(s));
+            gm_report_add_module(r, modid, src, (size_t)count(s));
         free(src);
         if (!m) {
             OOM(c, p);
@@ -240,13 +248,13 @@ static void kshape(struct gm_jctx *c, const char *p, const struct gm_report_modu
                           (unsigned long long)nslots, set, def->nslots), msg));
 }
 
-static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
+static void kcounters(struct gm_jctx *c, const struct gm_jv *el, const char *p,
                       const struct gm_report_module *m, struct gm_report_kernel *k)
 {
     char *set = gm_jget_str(c, el, p, "set", 1);
     uint64_t nsites = gm_jget_u64(c, el, p, "nsites", 1, 0);
     uint64_t nslots = gm_jget_u64(c, el, p, "nslots", 1, 0);
-    const cJSON *arr = gm_jget(c, el, p, "sites", cJSON_Array, 1);
+    const struct gm_jv *arr = gm_jget(c, el, p, "sites", GM_JARR, 1);
     if (!c->failed && (nsites > UINT32_MAX || nslots > 65536 || nsites * nslots > (1ull << 28)))
         gm_jfail(c, p, "counter array too large");
     kshape(c, p, m, set, nsites, nslots);
@@ -255,14 +263,14 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
         OOM(c, p);
     char sp[192];
     int n = 0;
-    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, n++) {
-        P(sp, "%s.sites[%d]", p, n);
+    for (const struct gm_jv *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, n++) {
+        gm_jpath(sp, sizeof sp, p, "sites", n);
         uint64_t site = gm_jget_u64(c, e, sp, "site", 1, 0);
-        const cJSON *v = gm_jget(c, e, sp, "v", cJSON_Array, 1);
-        if (!c->failed && (site >= nsites || (uint64_t)cJSON_GetArraySize(v) != nslots))
+        const struct gm_jv *v = gm_jget(c, e, sp, "v", GM_JARR, 1);
+        if (!c->failed && (site >= nsites || (uint64_t)count(v) != nslots))
             gm_jfail(c, sp, "site out of range or v has not nslots values");
         int i = 0;
-        for (const cJSON *x = v ? v->child : NULL; x && !c->failed; x = x->next, i++)
+        for (const struct gm_jv *x = v ? v->child : NULL; x && !c->failed; x = x->next, i++)
             if (gm_json_to_u64(x, &row[i]))
                 gm_jfail(c, sp, "v: expected non-negative integers");
         if (!c->failed && gm_report_add_kernel_site_counters(k, set, (uint32_t)nsites,
@@ -280,7 +288,7 @@ static void kcounters(struct gm_jctx *c, const cJSON *el, const char *p,
     free(set);
 }
 
-void gm_jr_kernel(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_kernel(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -305,26 +313,26 @@ void gm_jr_kernel(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_r
         }
         k->launches = gm_jget_u64(c, el, p, "launches", 1, 0);
         k->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
-        const cJSON *sets = gm_jget(c, el, p, "counters", cJSON_Array, 1);
+        const struct gm_jv *sets = gm_jget(c, el, p, "counters", GM_JARR, 1);
         char sp[128];
         int i = 0;
-        for (const cJSON *s = sets ? sets->child : NULL; s && !c->failed; s = s->next, i++) {
-            P(sp, "%s.counters[%d]", p, i);
+        for (const struct gm_jv *s = sets ? sets->child : NULL; s && !c->failed; s = s->next, i++) {
+            gm_jpath(sp, sizeof sp, p, "counters", i);
             if (need_object(c, s, sp))
                 kcounters(c, s, sp, m, k);
         }
     } while (0);
 }
 
-static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const char *key,
+static void u32_triple(struct gm_jctx *c, const struct gm_jv *o, const char *p, const char *key,
                        uint32_t out[3])
 {
-    const cJSON *a = gm_jget(c, o, p, key, cJSON_Array, 0);
+    const struct gm_jv *a = gm_jget(c, o, p, key, GM_JARR, 0);
     if (!a)
         return;
     uint64_t x;
     int i = 0;
-    for (const cJSON *e = a->child; e; e = e->next, i++)
+    for (const struct gm_jv *e = a->child; e; e = e->next, i++)
         if (i >= 3 || gm_json_to_u64(e, &x) || x > UINT32_MAX) {
             gm_jfail(c, p, "grid/block: expected 3 non-negative integers");
             return;
@@ -333,7 +341,7 @@ static void u32_triple(struct gm_jctx *c, const cJSON *o, const char *p, const c
         }
 }
 
-void gm_jr_launch(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_launch(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -342,10 +350,10 @@ void gm_jr_launch(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_r
         uint64_t k = gm_jget_u64(c, el, p, "kernel", 1, 0);
         if (!c->failed && k >= r->nkernels)
             gm_jfail(c, p, "kernel index out of range");
-        char *api = gm_jget_str(c, el, p, "api", 0);
+        const struct gm_jv *api = gm_jget(c, el, p, "api", GM_JSTR, 0);
         uint64_t before = k < r->nkernels ? r->kernels[k].launches : 0;
-        struct gm_report_launch *l = c->failed ? NULL : gm_report_add_launch(r, seq, k, api);
-        free(api);
+        struct gm_report_launch *l =
+            c->failed ? NULL : gm_report_add_launch(r, seq, k, api ? api->s : NULL);
         if (!l) {
             if (!c->failed)
                 OOM(c, p);
@@ -355,22 +363,22 @@ void gm_jr_launch(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_r
         u32_triple(c, el, p, "grid", l->grid);
         u32_triple(c, el, p, "block", l->block);
         l->shmem = gm_jget_u32(c, el, p, "shmem", 0, 0);
-        l->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
+        l->stream = gm_jget(c, el, p, "stream", GM_JSTR, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
         l->device = gm_jget_i32(c, el, p, "device", 0, 0);
-        hostsite(c, el, p, "site", &l->site);
+        hostsite(c, el, p, "site", r, &l->site);
         l->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
         l->gpu_ns = gm_jget_i64(c, el, p, "gpu_ns", 0, -1);
     } while (0);
 }
 
-static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
+static void alloc_launches(struct gm_jctx *c, const struct gm_jv *acc, const char *p,
                            struct gm_report_alloc *a)
 {
-    const cJSON *arr = gm_jget(c, acc, p, "launches", cJSON_Array, 0);
+    const struct gm_jv *arr = gm_jget(c, acc, p, "launches", GM_JARR, 0);
     char lp[160];
     int i = 0;
-    for (const cJSON *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, i++) {
-        P(lp, "%s.launches[%d]", p, i);
+    for (const struct gm_jv *e = arr ? arr->child : NULL; e && !c->failed; e = e->next, i++) {
+        gm_jpath(lp, sizeof lp, p, "launches", i);
         if (!need_object(c, e, lp))
             return;
         uint64_t *bm = gm_jget_bitmap(c, e, lp, "bitmap", a->units);
@@ -388,13 +396,13 @@ static void alloc_launches(struct gm_jctx *c, const cJSON *acc, const char *p,
     }
 }
 
-static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm_report_alloc *a)
+static void access(struct gm_jctx *c, const struct gm_jv *el, const char *ap, struct gm_report_alloc *a)
 {
-    const cJSON *o = gm_jget(c, el, ap, "access", cJSON_Object, 0);
+    const struct gm_jv *o = gm_jget(c, el, ap, "access", GM_JOBJ, 0);
     if (!o)
         return;
     char p[128];
-    P(p, "%s.access", ap);
+    gm_jpath(p, sizeof p, ap, "access", -1);
     a->has_access = 1;
     a->granularity = gm_jget_u32(c, o, p, "granularity", 1, 4);
     if (!c->failed && a->granularity == 0)
@@ -413,15 +421,15 @@ static void access(struct gm_jctx *c, const cJSON *el, const char *ap, struct gm
         gm_jfail(c, p, "touched/untouched units exceed the allocation");
     a->bitmap = c->failed ? NULL : gm_jget_bitmap(c, o, p, "bitmap", a->units);
     a->hist_chunk = gm_jget_u64(c, o, p, "hist_chunk", 0, 0);
-    const cJSON *h = gm_jget(c, o, p, "hist", cJSON_Array, 0);
+    const struct gm_jv *h = gm_jget(c, o, p, "hist", GM_JARR, 0);
     int i = 0;
-    for (const cJSON *x = h ? h->child : NULL; x && !c->failed; x = x->next, i++)
+    for (const struct gm_jv *x = h ? h->child : NULL; x && !c->failed; x = x->next, i++)
         if (i >= GM_REPORT_HIST_BUCKETS || gm_json_to_u64(x, &a->hist[i]))
             gm_jfail(c, p, "hist: expected at most 16 non-negative integers");
     alloc_launches(c, o, p, a);
 }
 
-void gm_jr_alloc(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_alloc(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -429,9 +437,9 @@ void gm_jr_alloc(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_re
         uint64_t id = gm_jget_u64(c, el, p, "id", 1, 0);
         uint64_t ptr = gm_jget_hex64(c, el, p, "dev_ptr");
         uint64_t size = gm_jget_u64(c, el, p, "size", 1, 0);
-        char *api = gm_jget_str(c, el, p, "api", 0);
-        struct gm_report_alloc *a = c->failed ? NULL : gm_report_add_alloc(r, id, ptr, size, api);
-        free(api);
+        const struct gm_jv *api = gm_jget(c, el, p, "api", GM_JSTR, 0);
+        struct gm_report_alloc *a =
+            c->failed ? NULL : gm_report_add_alloc(r, id, ptr, size, api ? api->s : NULL);
         if (!a) {
             if (!c->failed)
                 OOM(c, p);
@@ -439,10 +447,10 @@ void gm_jr_alloc(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_re
         }
         a->label = gm_jget_str(c, el, p, "label", 0);
         a->device = gm_jget_i32(c, el, p, "device", 0, 0);
-        hostsite(c, el, p, "alloc_site", &a->alloc_site);
-        hostsite(c, el, p, "free_site", &a->free_site);
-        const cJSON *fr = gm_jget(c, el, p, "freed", cJSON_True | cJSON_False, 1);
-        a->freed = cJSON_IsTrue(fr);
+        hostsite(c, el, p, "alloc_site", r, &a->alloc_site);
+        hostsite(c, el, p, "free_site", r, &a->free_site);
+        const struct gm_jv *fr = gm_jget(c, el, p, "freed", GM_JBOOL, 1);
+        a->freed = (is(fr, GM_JBOOL) && fr->b);
         a->alloc_seq = gm_jget_u64(c, el, p, "alloc_seq", 0, 0);
         a->free_seq = gm_jget_u64(c, el, p, "free_seq", 0, 0);
         if (!c->failed && a->free_seq && a->free_seq <= a->alloc_seq)
@@ -497,17 +505,17 @@ static uint32_t parse_how(const char *s)
     return 0xffffffffu;
 }
 
-static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_report_event *e)
+static void uses(struct gm_jctx *c, const struct gm_jv *el, const char *ep, struct gm_report_event *e)
 {
-    const cJSON *arr = gm_jget(c, el, ep, "uses", cJSON_Array, 1);
+    const struct gm_jv *arr = gm_jget(c, el, ep, "uses", GM_JARR, 1);
     char p[128];
     int i = 0;
-    for (const cJSON *u = arr ? arr->child : NULL; u && !c->failed; u = u->next, i++) {
-        P(p, "%s.uses[%d]", ep, i);
+    for (const struct gm_jv *u = arr ? arr->child : NULL; u && !c->failed; u = u->next, i++) {
+        gm_jpath(p, sizeof p, ep, "uses", i);
         if (!need_object(c, u, p))
             return;
-        const cJSON *how = gm_jget(c, u, p, "how", cJSON_String, 1);
-        uint32_t h = how ? parse_how(how->valuestring) : 0;
+        const struct gm_jv *how = gm_jget(c, u, p, "how", GM_JSTR, 1);
+        uint32_t h = how ? parse_how(how->s) : 0;
         if (h == 0xffffffffu)
             gm_jfail(c, p, "how: expected r, w, rw, ? or -");
         uint64_t alloc = gm_jget_u64(c, u, p, "alloc", 1, 0);
@@ -517,14 +525,14 @@ static void uses(struct gm_jctx *c, const cJSON *el, const char *ep, struct gm_r
     }
 }
 
-void gm_jr_event(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_event(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
             break;
         uint64_t seq = gm_jget_u64(c, el, p, "seq", 1, 0);
-        const cJSON *op = gm_jget(c, el, p, "op", cJSON_String, 1);
-        int o = op ? gm_report_op_parse(op->valuestring) : 0;
+        const struct gm_jv *op = gm_jget(c, el, p, "op", GM_JSTR, 1);
+        int o = op ? gm_report_op_parse(op->s) : 0;
         if (!c->failed && o <= 0)
             gm_jfail(c, p, "op: expected alloc, free, memcpy, memset or launch");
         if (!c->failed && r->nevents && seq <= r->events[r->nevents - 1].seq)
@@ -538,22 +546,22 @@ void gm_jr_event(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_re
             break;
         }
         e->time_ns = gm_jget_i64(c, el, p, "time_ns", 0, -1);
-        const cJSON *dir = gm_jget(c, el, p, "dir", cJSON_String, 0);
-        int d = dir ? gm_report_dir_parse(dir->valuestring) : 0;
+        const struct gm_jv *dir = gm_jget(c, el, p, "dir", GM_JSTR, 0);
+        int d = dir ? gm_report_dir_parse(dir->s) : 0;
         if (d < 0)
             gm_jfail(c, p, "dir: expected none, h2d, d2h, d2d, h2h or default");
         e->dir = d < 0 ? GM_XFER_NONE : (enum gm_report_dir)d;
-        e->stream = gm_jget(c, el, p, "stream", cJSON_String, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
+        e->stream = gm_jget(c, el, p, "stream", GM_JSTR, 0) ? gm_jget_hex64(c, el, p, "stream") : 0;
         e->device = gm_jget_i32(c, el, p, "device", 0, 0);
         e->launch = gm_jget_i64(c, el, p, "launch", 0, -1);
         if (!c->failed && (e->launch < -1 || e->launch >= (int64_t)r->nlaunches))
             gm_jfail(c, p, "launch index out of range");
-        hostsite(c, el, p, "site", &e->site);
+        hostsite(c, el, p, "site", r, &e->site);
         uses(c, el, p, e);
     } while (0);
 }
 
-void gm_jr_unobserved(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_unobserved(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
         if (!need_object(c, el, p))
@@ -566,24 +574,24 @@ void gm_jr_unobserved(struct gm_jctx *c, const cJSON *el, const char *p, struct 
     } while (0);
 }
 
-void gm_jr_note(struct gm_jctx *c, const cJSON *el, const char *p, struct gm_report *r)
+void gm_jr_note(struct gm_jctx *c, const struct gm_jv *el, const char *p, struct gm_report *r)
 {
     do {
-        if (!cJSON_IsString(el))
+        if (!is(el, GM_JSTR))
             gm_jfail(c, p, "expected a string");
-        else if (gm_report_add_note(r, "%s", el->valuestring))
+        else if (gm_report_add_note(r, "%s", el->s))
             OOM(c, p);
     } while (0);
 }
 
-void gm_jr_header(struct gm_jctx *c, const cJSON *root)
+void gm_jr_header(struct gm_jctx *c, const struct gm_jv *root)
 {
-    if (!cJSON_IsObject(root)) {
+    if (!is(root, GM_JOBJ)) {
         gm_jfail(c, "report", "expected a JSON object");
         return;
     }
-    const cJSON *s = gm_jget(c, root, "report", "schema", cJSON_String, 1);
-    if (s && strcmp(s->valuestring, GM_REPORT_SCHEMA) != 0) {
+    const struct gm_jv *s = gm_jget(c, root, "report", "schema", GM_JSTR, 1);
+    if (s && strcmp(s->s, GM_REPORT_SCHEMA) != 0) {
         gm_jfail(c, "report.schema", "not a gpumem report (expected \"gpumem-report\")");
         return;
     }

@@ -1,74 +1,43 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * JSON helpers of the report library: exact 64-bit integers, hex bitmaps,
- * checked field access. Depends on libc and cJSON only.
+ * The JSON reader's checked field access (see json_util.h). Depends on
+ * libc and json_parse.h only.
  */
 #include "json_util.h"
 
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EXACT_MAX 9007199254740992ull /* 2^53 */
-
-/* Numbers are raw text: exact, and printed without cJSON's double
- * formatting (sprintf, then sscanf to check it). */
-static cJSON *raw_number(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static cJSON *raw_number(const char *fmt, ...)
+static size_t put(char *buf, size_t len, size_t at, const char *s, size_t n)
 {
-    char b[32];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    return cJSON_CreateRaw(b);
+    if (at + 1 < len) {
+        size_t k = len - 1 - at < n ? len - 1 - at : n;
+        memcpy(buf + at, s, k);
+    }
+    return at + n;
 }
 
-cJSON *gm_json_u64(uint64_t v)
+void gm_jpath(char *buf, size_t len, const char *base, const char *key, long long idx)
 {
-    if (v <= EXACT_MAX)
-        return raw_number("%" PRIu64, v);
-    char b[32];
-    snprintf(b, sizeof b, "%" PRIu64, v);
-    return cJSON_CreateString(b);
-}
-
-cJSON *gm_json_i64(int64_t v)
-{
-    if (v >= -(int64_t)EXACT_MAX && v <= (int64_t)EXACT_MAX)
-        return raw_number("%" PRId64, v);
-    char b[32];
-    snprintf(b, sizeof b, "%" PRId64, v);
-    return cJSON_CreateString(b);
-}
-
-cJSON *gm_json_str(const char *s) { return s ? cJSON_CreateString(s) : cJSON_CreateNull(); }
-
-cJSON *gm_json_hex64(uint64_t v)
-{
-    char b[24];
-    snprintf(b, sizeof b, "0x%016" PRIx64, v);
-    return cJSON_CreateString(b);
-}
-
-cJSON *gm_json_bitmap(const uint64_t *bm, uint64_t units)
-{
-    if (!bm)
-        return cJSON_CreateNull();
-    size_t nw = (size_t)(units / 64 + (units % 64 != 0));
-    char *s = malloc(nw * 16 + 1);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < nw; i++)
-        snprintf(s + i * 16, 17, "%016" PRIx64, bm[i]);
-    s[nw * 16] = 0;
-    cJSON *j = cJSON_CreateString(s);
-    free(s);
-    return j;
+    size_t at = put(buf, len, 0, base, strlen(base));
+    if (key) {
+        at = put(buf, len, at, ".", 1);
+        at = put(buf, len, at, key, strlen(key));
+    }
+    if (idx >= 0) {
+        char d[24], *q = d + sizeof d;
+        *--q = ']';
+        unsigned long long v = (unsigned long long)idx;
+        do
+            *--q = (char)('0' + v % 10);
+        while (v /= 10);
+        *--q = '[';
+        at = put(buf, len, at, q, (size_t)(d + sizeof d - q));
+    }
+    if (len)
+        buf[at < len ? at : len - 1] = 0;
 }
 
 void gm_jfail(struct gm_jctx *c, const char *path, const char *what)
@@ -79,10 +48,10 @@ void gm_jfail(struct gm_jctx *c, const char *path, const char *what)
     snprintf(c->err, c->errlen, "%s: %s", path, what);
 }
 
-/* json_exact.c turned a number that is not exactly an integer into NaN. */
+/* A number literal that is not exactly an integer of magnitude <= 2^53. */
 #define INEXACT "not an exact integer (out of range, or has a fraction; above 2^53 " \
                 "write a decimal string)"
-static int inexact(const cJSON *v) { return cJSON_IsNumber(v) && isnan(v->valuedouble); }
+static int inexact(const struct gm_jv *v) { return v->type == GM_JNUM && !v->exact; }
 
 void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const char *what)
 {
@@ -94,21 +63,21 @@ void gm_jfail_key(struct gm_jctx *c, const char *path, const char *key, const ch
 
 static const char *type_name(int mask)
 {
-    if (mask & cJSON_Object) return "an object";
-    if (mask & cJSON_Array) return "an array";
-    if (mask & cJSON_String && mask & cJSON_Number) return "an integer";
-    if (mask & cJSON_String) return "a string";
-    if (mask & cJSON_Number) return "a number";
+    if (mask & GM_JOBJ) return "an object";
+    if (mask & GM_JARR) return "an array";
+    if (mask & GM_JSTR && mask & GM_JNUM) return "an integer";
+    if (mask & GM_JSTR) return "a string";
+    if (mask & GM_JNUM) return "a number";
     return "a value of another type";
 }
 
-const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
+const struct gm_jv *gm_jget(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                      const char *key, int type_mask, int required)
 {
     if (c->failed)
         return NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v)) {
+    const struct gm_jv *v = gm_jv_get(obj, key);
+    if (!v || v->type == GM_JNULL) {
         if (required)
             gm_jfail_key(c, path, key, "missing");
         return NULL;
@@ -122,19 +91,18 @@ const cJSON *gm_jget(struct gm_jctx *c, const cJSON *obj, const char *path,
     return v;
 }
 
-int gm_json_to_u64(const cJSON *v, uint64_t *out)
+int gm_json_to_u64(const struct gm_jv *v, uint64_t *out)
 {
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (!(d >= 0) || d > (double)EXACT_MAX || floor(d) != d)
+    if (v->type == GM_JNUM) {
+        if (!v->exact || v->i < 0)
             return -1;
-        *out = (uint64_t)d;
+        *out = (uint64_t)v->i;
         return 0;
     }
-    if (cJSON_IsString(v) && v->valuestring[0] >= '0' && v->valuestring[0] <= '9') {
+    if (v->type == GM_JSTR && v->s[0] >= '0' && v->s[0] <= '9') {
         char *end;
         errno = 0;
-        unsigned long long x = strtoull(v->valuestring, &end, 10);
+        unsigned long long x = strtoull(v->s, &end, 10);
         if (errno || *end)
             return -1;
         *out = x;
@@ -143,10 +111,10 @@ int gm_json_to_u64(const cJSON *v, uint64_t *out)
     return -1;
 }
 
-uint64_t gm_jget_u64(struct gm_jctx *c, const cJSON *obj, const char *path,
+uint64_t gm_jget_u64(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                      const char *key, int required, uint64_t dflt)
 {
-    const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
+    const struct gm_jv *v = gm_jget(c, obj, path, key, GM_JNUM | GM_JSTR, required);
     uint64_t x = dflt;
     if (v && gm_json_to_u64(v, &x)) {
         gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected a non-negative integer");
@@ -163,7 +131,7 @@ static void range_fail(struct gm_jctx *c, const char *path, const char *key, lon
     gm_jfail_key(c, path, key, m);
 }
 
-uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
+uint64_t gm_jget_umax(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                       const char *key, int required, uint64_t dflt, uint64_t max)
 {
     uint64_t v = gm_jget_u64(c, obj, path, key, required, dflt);
@@ -174,7 +142,7 @@ uint64_t gm_jget_umax(struct gm_jctx *c, const cJSON *obj, const char *path,
     return v;
 }
 
-int32_t gm_jget_i32(struct gm_jctx *c, const cJSON *obj, const char *path,
+int32_t gm_jget_i32(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                     const char *key, int required, int32_t dflt)
 {
     int64_t v = gm_jget_i64(c, obj, path, key, required, dflt);
@@ -185,46 +153,45 @@ int32_t gm_jget_i32(struct gm_jctx *c, const cJSON *obj, const char *path,
     return (int32_t)v;
 }
 
-int64_t gm_jget_i64(struct gm_jctx *c, const cJSON *obj, const char *path,
+int64_t gm_jget_i64(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                     const char *key, int required, int64_t dflt)
 {
-    const cJSON *v = gm_jget(c, obj, path, key, cJSON_Number | cJSON_String, required);
+    const struct gm_jv *v = gm_jget(c, obj, path, key, GM_JNUM | GM_JSTR, required);
     if (!v)
         return dflt;
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (floor(d) == d && fabs(d) <= (double)EXACT_MAX)
-            return (int64_t)d;
+    if (v->type == GM_JNUM) {
+        if (v->exact)
+            return v->i;
     } else {
         char *end;
         errno = 0;
-        long long x = strtoll(v->valuestring, &end, 10);
-        if (!errno && *end == 0 && end != v->valuestring)
+        long long x = strtoll(v->s, &end, 10);
+        if (!errno && *end == 0 && end != v->s)
             return x;
     }
     gm_jfail_key(c, path, key, inexact(v) ? INEXACT : "expected an integer");
     return dflt;
 }
 
-char *gm_jget_str(struct gm_jctx *c, const cJSON *obj, const char *path,
+char *gm_jget_str(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                   const char *key, int required)
 {
-    const cJSON *v = gm_jget(c, obj, path, key, cJSON_String, required);
+    const struct gm_jv *v = gm_jget(c, obj, path, key, GM_JSTR, required);
     if (!v)
         return NULL;
-    char *s = strdup(v->valuestring);
+    char *s = strdup(v->s);
     if (!s)
         gm_jfail(c, path, "out of memory");
     return s;
 }
 
-uint64_t gm_jget_hex64(struct gm_jctx *c, const cJSON *obj, const char *path,
+uint64_t gm_jget_hex64(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                        const char *key)
 {
-    const cJSON *v = gm_jget(c, obj, path, key, cJSON_String, 1);
+    const struct gm_jv *v = gm_jget(c, obj, path, key, GM_JSTR, 1);
     if (!v)
         return 0;
-    const char *s = v->valuestring;
+    const char *s = v->s;
     char *end;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 16);
@@ -243,14 +210,14 @@ static int hexval(char ch)
     return -1;
 }
 
-uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
+uint64_t *gm_jget_bitmap(struct gm_jctx *c, const struct gm_jv *obj, const char *path,
                          const char *key, uint64_t units)
 {
-    const cJSON *v = gm_jget(c, obj, path, key, cJSON_String, 0);
+    const struct gm_jv *v = gm_jget(c, obj, path, key, GM_JSTR, 0);
     if (!v)
         return NULL;
     size_t nw = (size_t)(units / 64 + (units % 64 != 0));
-    if (strlen(v->valuestring) != nw * 16) {
+    if (strlen(v->s) != nw * 16) {
         gm_jfail_key(c, path, key, "bitmap length does not match the allocation's units");
         return NULL;
     }
@@ -260,7 +227,7 @@ uint64_t *gm_jget_bitmap(struct gm_jctx *c, const cJSON *obj, const char *path,
         return NULL;
     }
     for (size_t i = 0; i < nw * 16; i++) {
-        int h = hexval(v->valuestring[i]);
+        int h = hexval(v->s[i]);
         if (h < 0) {
             free(bm);
             gm_jfail_key(c, path, key, "bitmap is not hexadecimal");

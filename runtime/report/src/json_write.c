@@ -1,112 +1,294 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * JSON writer of the report model (schema gpumem-report v1). Builds a cJSON
- * tree and prints it. Depends on the report model and cJSON only.
+ * JSON writer of the report model (schema gpumem-report v1). Streams the
+ * text as it walks the model, through its own buffer: writing takes no
+ * memory beyond that buffer. The layout is the one reports have always had
+ * (cJSON's formatted print: object members on their own lines, indented by
+ * tabs, "key":<tab>value; arrays on one line, ", " between elements), so
+ * files stay comparable across versions. Integers above 2^53 are written as
+ * decimal strings (JSON readers may hold numbers in a double).
+ * Depends on the report model and libc only.
  */
 #include "gm_report_json.h"
-#include "json_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ADD(o, k, v) cJSON_AddItemToObject((o), (k), (v))
+#define EXACT_MAX 9007199254740992ull /* 2^53 */
+#define BUF (64u << 10)
+#define MAX_DEPTH 16
 
-static cJSON *hostsite(const struct gm_report_hostsite *h)
+struct jw {
+    FILE *f;
+    int bad;                /* a write error */
+    int depth;              /* open objects and arrays */
+    size_t n[MAX_DEPTH];    /* values written in each */
+    size_t len;
+    char buf[BUF];
+};
+
+static void flush(struct jw *w)
 {
-    if (!h->file && !h->func && !h->line)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "file", gm_json_str(h->file));
-    ADD(o, "line", gm_json_u64(h->line));
-    ADD(o, "func", gm_json_str(h->func));
-    return o;
+    if (w->len && fwrite(w->buf, 1, w->len, w->f) != w->len)
+        w->bad = 1;
+    w->len = 0;
 }
 
-static cJSON *u32_array(const uint32_t *v, int n)
+static inline void raw(struct jw *w, const char *s, size_t n)
 {
-    cJSON *a = cJSON_CreateArray();
+    if (n > BUF - w->len) {
+        flush(w);
+        if (n > BUF) {
+            w->bad |= fwrite(s, 1, n, w->f) != n;
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static inline void ch(struct jw *w, char c)
+{
+    if (w->len == BUF)
+        flush(w);
+    w->buf[w->len++] = c;
+}
+
+static void tabs(struct jw *w, int n)
+{
+    while (n-- > 0)
+        ch(w, '\t');
+}
+
+static void str(struct jw *w, const char *s)
+{
+    if (!s) {
+        raw(w, "null", 4);
+        return;
+    }
+    ch(w, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const unsigned char *q = p;
+        while (*q > 31 && *q != '"' && *q != '\\')
+            q++;
+        raw(w, (const char *)p, (size_t)(q - p));
+        if (!*q)
+            break;
+        char e[8] = {'\\', 0};
+        switch (*q) {
+        case '"': e[1] = '"'; break;
+        case '\\': e[1] = '\\'; break;
+        case '\b': e[1] = 'b'; break;
+        case '\f': e[1] = 'f'; break;
+        case '\n': e[1] = 'n'; break;
+        case '\r': e[1] = 'r'; break;
+        case '\t': e[1] = 't'; break;
+        default: snprintf(e, sizeof e, "\\u%04x", *q);
+        }
+        raw(w, e, strlen(e));
+        p = q + 1;
+    }
+    ch(w, '"');
+}
+
+static void dec(struct jw *w, uint64_t v, int neg, int quoted)
+{
+    char b[24], *p = b + sizeof b;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    if (neg)
+        *--p = '-';
+    if (quoted)
+        ch(w, '"');
+    raw(w, p, (size_t)(b + sizeof b - p));
+    if (quoted)
+        ch(w, '"');
+}
+
+static void u64(struct jw *w, uint64_t v) { dec(w, v, 0, v > EXACT_MAX); }
+
+static void i64(struct jw *w, int64_t v)
+{
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    dec(w, mag, v < 0, mag > EXACT_MAX);
+}
+
+static void hex64(struct jw *w, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char b[20] = "\"0x";
+    for (int i = 0; i < 16; i++)
+        b[3 + i] = digits[(v >> (60 - 4 * i)) & 15];
+    b[19] = '"';
+    raw(w, b, 20);
+}
+
+static void bitmap(struct jw *w, const uint64_t *bm, uint64_t units)
+{
+    if (!bm) {
+        raw(w, "null", 4);
+        return;
+    }
+    ch(w, '"');
+    for (uint64_t i = 0; i < units / 64 + (units % 64 != 0); i++) {
+        char b[17];
+        snprintf(b, sizeof b, "%016llx", (unsigned long long)bm[i]);
+        raw(w, b, 16);
+    }
+    ch(w, '"');
+}
+
+/* ---- structure: a value is written after key() in an object, after
+ * elem() in an array ---------------------------------------------------- */
+
+/* A member's name (a literal, which needs no escaping), with what goes
+ * before it. */
+static void key_(struct jw *w, const char *quoted, size_t n)
+{
+    static const char nl_tabs[MAX_DEPTH + 2] = ",\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    int first = !w->n[w->depth]++;
+    raw(w, nl_tabs + first, (size_t)(2 - first + w->depth));
+    raw(w, quoted, n);
+}
+#define key(w, k) key_((w), "\"" k "\":\t", sizeof("\"" k "\":\t") - 1)
+
+static void elem(struct jw *w)
+{
+    if (w->n[w->depth]++)
+        raw(w, ", ", 2);
+}
+
+static void open_(struct jw *w, char c)
+{
+    ch(w, c);
+    w->n[++w->depth] = 0;
+}
+
+static void close_obj(struct jw *w)
+{
+    ch(w, '\n');
+    tabs(w, --w->depth);
+    ch(w, '}');
+}
+
+static void close_arr(struct jw *w)
+{
+    w->depth--;
+    ch(w, ']');
+}
+
+#define KU(w, k, v) (key(w, k), u64((w), (v)))
+#define KI(w, k, v) (key(w, k), i64((w), (v)))
+#define KS(w, k, v) (key(w, k), str((w), (v)))
+
+/* ---- the parts --------------------------------------------------------- */
+
+static void hostsite(struct jw *w, const struct gm_report_hostsite *h)
+{
+    if (!h->file && !h->func && !h->line) {
+        raw(w, "null", 4);
+        return;
+    }
+    open_(w, '{');
+    KS(w, "file", h->file);
+    KU(w, "line", h->line);
+    KS(w, "func", h->func);
+    close_obj(w);
+}
+
+static void u32_array(struct jw *w, const uint32_t *v, int n)
+{
+    open_(w, '[');
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, gm_json_u64(v[i]));
-    return a;
+        elem(w), u64(w, v[i]);
+    close_arr(w);
 }
 
-static cJSON *program(const struct gm_report_program *p)
+static void program(struct jw *w, const struct gm_report_program *p)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *argv = cJSON_CreateArray();
+    open_(w, '{');
+    key(w, "argv");
+    open_(w, '[');
     for (int i = 0; i < p->argc; i++)
-        cJSON_AddItemToArray(argv, gm_json_str(p->argv[i]));
-    ADD(o, "argv", argv);
-    ADD(o, "pid", gm_json_i64(p->pid));
-    ADD(o, "start_ns", gm_json_i64(p->start_ns));
-    ADD(o, "end_ns", gm_json_i64(p->end_ns));
-    ADD(o, "exit_status", gm_json_i64(p->exit_status));
-    ADD(o, "end", gm_json_str(gm_report_end_name(p->end)));
-    ADD(o, "tool_version", gm_json_str(p->tool_version));
-    ADD(o, "analyses", gm_json_str(p->analyses));
-    return o;
+        elem(w), str(w, p->argv[i]);
+    close_arr(w);
+    KI(w, "pid", p->pid);
+    KI(w, "start_ns", p->start_ns);
+    KI(w, "end_ns", p->end_ns);
+    KI(w, "exit_status", p->exit_status);
+    KS(w, "end", gm_report_end_name(p->end));
+    KS(w, "tool_version", p->tool_version);
+    KS(w, "analyses", p->analyses);
+    close_obj(w);
 }
 
-static cJSON *device(const struct gm_report_device *d)
+static void device(struct jw *w, const struct gm_report_device *d)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "ordinal", gm_json_i64(d->ordinal));
-    ADD(o, "name", gm_json_str(d->name));
-    ADD(o, "cc_major", gm_json_i64(d->cc_major));
-    ADD(o, "cc_minor", gm_json_i64(d->cc_minor));
-    ADD(o, "sm_count", gm_json_i64(d->sm_count));
-    ADD(o, "global_mem", gm_json_u64(d->global_mem));
-    ADD(o, "l2_bytes", gm_json_u64(d->l2_bytes));
-    return o;
+    open_(w, '{');
+    KI(w, "ordinal", d->ordinal);
+    KS(w, "name", d->name);
+    KI(w, "cc_major", d->cc_major);
+    KI(w, "cc_minor", d->cc_minor);
+    KI(w, "sm_count", d->sm_count);
+    KU(w, "global_mem", d->global_mem);
+    KU(w, "l2_bytes", d->l2_bytes);
+    close_obj(w);
 }
 
-static cJSON *site(const struct gm_report_site *s, size_t id)
+static void site(struct jw *w, const struct gm_report_site *s, size_t id)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "id", gm_json_u64(id));
-    ADD(o, "event", gm_json_u64(s->event));
-    ADD(o, "space", gm_json_u64(s->space));
-    ADD(o, "when", gm_json_u64(s->when));
-    ADD(o, "info", gm_json_u64(s->info));
-    ADD(o, "func", gm_json_str(s->func));
-    ADD(o, "file", gm_json_str(s->file));
-    ADD(o, "line", gm_json_u64(s->line));
-    ADD(o, "column", gm_json_u64(s->column));
-    return o;
+    open_(w, '{');
+    KU(w, "id", id);
+    KU(w, "event", s->event);
+    KU(w, "space", s->space);
+    KU(w, "when", s->when);
+    KU(w, "info", s->info);
+    KS(w, "func", s->func);
+    KS(w, "file", s->file);
+    KU(w, "line", s->line);
+    KU(w, "column", s->column);
+    close_obj(w);
 }
 
-static cJSON *counter_set(const struct gm_report_counter_set *s)
+static void counter_set(struct jw *w, const struct gm_report_counter_set *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "name", gm_json_str(s->name));
-    ADD(o, "nslots", gm_json_u64(s->nslots));
-    ADD(o, "flags", gm_json_u64(s->flags));
-    cJSON *names = cJSON_CreateArray();
+    open_(w, '{');
+    KS(w, "name", s->name);
+    KU(w, "nslots", s->nslots);
+    KU(w, "flags", s->flags);
+    key(w, "slots");
+    open_(w, '[');
     for (uint32_t i = 0; i < s->nslots; i++)
-        cJSON_AddItemToArray(names, gm_json_str(s->slot_names[i]));
-    ADD(o, "slots", names);
-    cJSON *fold = cJSON_CreateArray();
+        elem(w), str(w, s->slot_names[i]);
+    close_arr(w);
+    key(w, "fold");
+    open_(w, '[');
     for (uint32_t i = 0; i < s->nslots; i++)
-        cJSON_AddItemToArray(fold, gm_json_str(gm_report_slot_is_or(s, i) ? "or" : "sum"));
-    ADD(o, "fold", fold);
-    return o;
+        elem(w), str(w, gm_report_slot_is_or(s, i) ? "or" : "sum");
+    close_arr(w);
+    close_obj(w);
 }
 
-static cJSON *module(const struct gm_report_module *m)
+static void module(struct jw *w, const struct gm_report_module *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "modid", gm_json_hex64(m->modid));
-    ADD(o, "source", gm_json_str(m->source));
-    ADD(o, "n_asm_mem", gm_json_u64(m->n_asm_mem));
-    cJSON *sites = cJSON_CreateArray();
+    open_(w, '{');
+    key(w, "modid");
+    hex64(w, m->modid);
+    KS(w, "source", m->source);
+    KU(w, "n_asm_mem", m->n_asm_mem);
+    key(w, "sites");
+    open_(w, '[');
     for (size_t i = 0; i < m->nsites; i++)
-        cJSON_AddItemToArray(sites, site(&m->sites[i], i));
-    ADD(o, "sites", sites);
-    cJSON *sets = cJSON_CreateArray();
+        elem(w), site(w, &m->sites[i], i);
+    close_arr(w);
+    key(w, "counter_sets");
+    open_(w, '[');
     for (size_t i = 0; i < m->nsets; i++)
-        cJSON_AddItemToArray(sets, counter_set(&m->sets[i]));
-    ADD(o, "counter_sets", sets);
-    return o;
+        elem(w), counter_set(w, &m->sets[i]);
+    close_arr(w);
+    close_obj(w);
 }
 
 static int all_zero(const uint64_t *v, uint32_t n)
@@ -117,115 +299,133 @@ static int all_zero(const uint64_t *v, uint32_t n)
     return 1;
 }
 
-static cJSON *kcounters(const struct gm_report_kcounters *c)
+static void kcounters(struct jw *w, const struct gm_report_kcounters *c)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "set", gm_json_str(c->set));
-    ADD(o, "nsites", gm_json_u64(c->nsites));
-    ADD(o, "nslots", gm_json_u64(c->nslots));
-    cJSON *sites = cJSON_CreateArray();
+    open_(w, '{');
+    KS(w, "set", c->set);
+    KU(w, "nsites", c->nsites);
+    KU(w, "nslots", c->nslots);
+    key(w, "sites");
+    open_(w, '[');
     for (uint32_t s = 0; s < c->nsites; s++) {
         const uint64_t *row = c->v + (size_t)s * c->nslots;
         if (all_zero(row, c->nslots))
             continue;
-        cJSON *e = cJSON_CreateObject();
-        ADD(e, "site", gm_json_u64(s));
-        cJSON *v = cJSON_CreateArray();
+        elem(w);
+        open_(w, '{');
+        KU(w, "site", s);
+        key(w, "v");
+        open_(w, '[');
         for (uint32_t i = 0; i < c->nslots; i++)
-            cJSON_AddItemToArray(v, gm_json_u64(row[i]));
-        ADD(e, "v", v);
-        cJSON_AddItemToArray(sites, e);
+            elem(w), u64(w, row[i]);
+        close_arr(w);
+        close_obj(w);
     }
-    ADD(o, "sites", sites);
-    return o;
+    close_arr(w);
+    close_obj(w);
 }
 
-static cJSON *kernel(const struct gm_report_kernel *k)
+static void kernel(struct jw *w, const struct gm_report_kernel *k)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "name", gm_json_str(k->name));
-    ADD(o, "modid", gm_json_hex64(k->modid));
-    ADD(o, "launches", gm_json_u64(k->launches));
-    ADD(o, "gpu_ns", gm_json_i64(k->gpu_ns));
-    cJSON *sets = cJSON_CreateArray();
+    open_(w, '{');
+    KS(w, "name", k->name);
+    key(w, "modid");
+    hex64(w, k->modid);
+    KU(w, "launches", k->launches);
+    KI(w, "gpu_ns", k->gpu_ns);
+    key(w, "counters");
+    open_(w, '[');
     for (size_t i = 0; i < k->nsets; i++)
-        cJSON_AddItemToArray(sets, kcounters(&k->sets[i]));
-    ADD(o, "counters", sets);
-    return o;
+        elem(w), kcounters(w, &k->sets[i]);
+    close_arr(w);
+    close_obj(w);
 }
 
-static cJSON *launch(const struct gm_report_launch *l)
+static void launch(struct jw *w, const struct gm_report_launch *l)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "seq", gm_json_u64(l->seq));
-    ADD(o, "kernel", gm_json_u64(l->kernel));
-    ADD(o, "grid", u32_array(l->grid, 3));
-    ADD(o, "block", u32_array(l->block, 3));
-    ADD(o, "shmem", gm_json_u64(l->shmem));
-    ADD(o, "stream", gm_json_hex64(l->stream));
-    ADD(o, "device", gm_json_i64(l->device));
-    ADD(o, "api", gm_json_str(l->api));
-    ADD(o, "site", hostsite(&l->site));
-    ADD(o, "time_ns", gm_json_i64(l->time_ns));
-    ADD(o, "gpu_ns", gm_json_i64(l->gpu_ns));
-    return o;
+    open_(w, '{');
+    KU(w, "seq", l->seq);
+    KU(w, "kernel", l->kernel);
+    key(w, "grid");
+    u32_array(w, l->grid, 3);
+    key(w, "block");
+    u32_array(w, l->block, 3);
+    KU(w, "shmem", l->shmem);
+    key(w, "stream");
+    hex64(w, l->stream);
+    KI(w, "device", l->device);
+    KS(w, "api", l->api);
+    key(w, "site");
+    hostsite(w, &l->site);
+    KI(w, "time_ns", l->time_ns);
+    KI(w, "gpu_ns", l->gpu_ns);
+    close_obj(w);
 }
 
-static cJSON *u64_array(const uint64_t *v, size_t n)
+static void alloc_launch(struct jw *w, const struct gm_report_alloc_launch *l, uint64_t units)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, gm_json_u64(v[i]));
-    return a;
+    open_(w, '{');
+    KU(w, "launch_seq", l->launch_seq);
+    KU(w, "reads", l->reads);
+    KU(w, "writes", l->writes);
+    KU(w, "touched_units", l->touched_units);
+    key(w, "bitmap");
+    bitmap(w, l->bitmap, units);
+    close_obj(w);
 }
 
-static cJSON *access(const struct gm_report_alloc *a)
+static void access(struct jw *w, const struct gm_report_alloc *a)
 {
-    if (!a->has_access)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "granularity", gm_json_u64(a->granularity));
-    ADD(o, "units", gm_json_u64(a->units));
-    ADD(o, "reads", gm_json_u64(a->reads));
-    ADD(o, "writes", gm_json_u64(a->writes));
-    ADD(o, "sectors", gm_json_u64(a->sectors));
-    ADD(o, "touched_units", gm_json_u64(a->touched_units));
-    ADD(o, "largest_untouched_units", gm_json_u64(a->largest_untouched_units));
-    ADD(o, "untouched_runs", gm_json_u64(a->untouched_runs));
-    ADD(o, "bitmap", gm_json_bitmap(a->bitmap, a->units));
-    ADD(o, "hist_chunk", gm_json_u64(a->hist_chunk));
-    ADD(o, "hist", u64_array(a->hist, GM_REPORT_HIST_BUCKETS));
-    cJSON *ls = cJSON_CreateArray();
-    for (size_t i = 0; i < a->nlaunches; i++) {
-        const struct gm_report_alloc_launch *l = &a->launches[i];
-        cJSON *e = cJSON_CreateObject();
-        ADD(e, "launch_seq", gm_json_u64(l->launch_seq));
-        ADD(e, "reads", gm_json_u64(l->reads));
-        ADD(e, "writes", gm_json_u64(l->writes));
-        ADD(e, "touched_units", gm_json_u64(l->touched_units));
-        ADD(e, "bitmap", gm_json_bitmap(l->bitmap, a->units));
-        cJSON_AddItemToArray(ls, e);
+    if (!a->has_access) {
+        raw(w, "null", 4);
+        return;
     }
-    ADD(o, "launches", ls);
-    return o;
+    open_(w, '{');
+    KU(w, "granularity", a->granularity);
+    KU(w, "units", a->units);
+    KU(w, "reads", a->reads);
+    KU(w, "writes", a->writes);
+    KU(w, "sectors", a->sectors);
+    KU(w, "touched_units", a->touched_units);
+    KU(w, "largest_untouched_units", a->largest_untouched_units);
+    KU(w, "untouched_runs", a->untouched_runs);
+    key(w, "bitmap");
+    bitmap(w, a->bitmap, a->units);
+    KU(w, "hist_chunk", a->hist_chunk);
+    key(w, "hist");
+    open_(w, '[');
+    for (size_t i = 0; i < GM_REPORT_HIST_BUCKETS; i++)
+        elem(w), u64(w, a->hist[i]);
+    close_arr(w);
+    key(w, "launches");
+    open_(w, '[');
+    for (size_t i = 0; i < a->nlaunches; i++)
+        elem(w), alloc_launch(w, &a->launches[i], a->units);
+    close_arr(w);
+    close_obj(w);
 }
 
-static cJSON *alloc(const struct gm_report_alloc *a)
+static void alloc(struct jw *w, const struct gm_report_alloc *a)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "id", gm_json_u64(a->id));
-    ADD(o, "dev_ptr", gm_json_hex64(a->dev_ptr));
-    ADD(o, "size", gm_json_u64(a->size));
-    ADD(o, "api", gm_json_str(a->api));
-    ADD(o, "label", gm_json_str(a->label));
-    ADD(o, "device", gm_json_i64(a->device));
-    ADD(o, "alloc_site", hostsite(&a->alloc_site));
-    ADD(o, "free_site", hostsite(&a->free_site));
-    ADD(o, "freed", cJSON_CreateBool(a->freed));
-    ADD(o, "alloc_seq", gm_json_u64(a->alloc_seq));
-    ADD(o, "free_seq", gm_json_u64(a->free_seq));
-    ADD(o, "access", access(a));
-    return o;
+    open_(w, '{');
+    KU(w, "id", a->id);
+    key(w, "dev_ptr");
+    hex64(w, a->dev_ptr);
+    KU(w, "size", a->size);
+    KS(w, "api", a->api);
+    KS(w, "label", a->label);
+    KI(w, "device", a->device);
+    key(w, "alloc_site");
+    hostsite(w, &a->alloc_site);
+    key(w, "free_site");
+    hostsite(w, &a->free_site);
+    key(w, "freed");
+    raw(w, a->freed ? "true" : "false", a->freed ? 4 : 5);
+    KU(w, "alloc_seq", a->alloc_seq);
+    KU(w, "free_seq", a->free_seq);
+    key(w, "access");
+    access(w, a);
+    close_obj(w);
 }
 
 static const char *use_name(uint32_t how)
@@ -237,108 +437,81 @@ static const char *use_name(uint32_t how)
     return "-";
 }
 
-static cJSON *event(const struct gm_report_event *e)
+static void event(struct jw *w, const struct gm_report_event *e)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "seq", gm_json_u64(e->seq));
-    ADD(o, "time_ns", gm_json_i64(e->time_ns));
-    ADD(o, "op", gm_json_str(gm_report_op_name(e->op)));
-    ADD(o, "bytes", gm_json_u64(e->bytes));
-    ADD(o, "dir", gm_json_str(gm_report_dir_name(e->dir)));
-    ADD(o, "stream", gm_json_hex64(e->stream));
-    ADD(o, "device", gm_json_i64(e->device));
-    ADD(o, "launch", gm_json_i64(e->launch));
-    ADD(o, "site", hostsite(&e->site));
-    cJSON *uses = cJSON_CreateArray();
+    open_(w, '{');
+    KU(w, "seq", e->seq);
+    KI(w, "time_ns", e->time_ns);
+    KS(w, "op", gm_report_op_name(e->op));
+    KU(w, "bytes", e->bytes);
+    KS(w, "dir", gm_report_dir_name(e->dir));
+    key(w, "stream");
+    hex64(w, e->stream);
+    KI(w, "device", e->device);
+    KI(w, "launch", e->launch);
+    key(w, "site");
+    hostsite(w, &e->site);
+    key(w, "uses");
+    open_(w, '[');
     for (size_t i = 0; i < e->nuses; i++) {
-        cJSON *u = cJSON_CreateObject();
-        ADD(u, "alloc", gm_json_u64(e->uses[i].alloc));
-        ADD(u, "how", gm_json_str(use_name(e->uses[i].how)));
-        ADD(u, "offset", gm_json_u64(e->uses[i].offset));
-        ADD(u, "bytes", gm_json_u64(e->uses[i].bytes));
-        cJSON_AddItemToArray(uses, u);
+        elem(w);
+        open_(w, '{');
+        KU(w, "alloc", e->uses[i].alloc);
+        KS(w, "how", use_name(e->uses[i].how));
+        KU(w, "offset", e->uses[i].offset);
+        KU(w, "bytes", e->uses[i].bytes);
+        close_obj(w);
     }
-    ADD(o, "uses", uses);
-    return o;
+    close_arr(w);
+    close_obj(w);
 }
 
-static cJSON *unobserved(const struct gm_report_unobserved *u)
+static void unobserved(struct jw *w, const struct gm_report_unobserved *u)
 {
-    cJSON *o = cJSON_CreateObject();
-    ADD(o, "kernel", gm_json_str(u->kernel));
-    ADD(o, "reason", gm_json_str(u->reason));
-    ADD(o, "count", gm_json_u64(u->count));
-    return o;
+    open_(w, '{');
+    KS(w, "kernel", u->kernel);
+    KS(w, "reason", u->reason);
+    KU(w, "count", u->count);
+    close_obj(w);
 }
 
-static cJSON *note(char *const *s) { return gm_json_str(*s); }
+static void note(struct jw *w, char *const *s) { str(w, *s); }
 
-/* The document is written one top-level member and one array element at a
- * time: each is a small cJSON tree, printed and freed before the next, so
- * writing takes memory for one element, not for a tree of the whole report.
- * The text is what cJSON_Print gives for the whole tree (each piece printed
- * alone and indented to its depth). */
-struct jw {
-    FILE *f;
-    int bad;                /* out of memory or a write error */
-};
-
-/* Prints v (freed) with `depth` more tabs after each line break. */
-static void put(struct jw *w, cJSON *v, int depth)
-{
-    char *s = v ? cJSON_Print(v) : NULL;
-    cJSON_Delete(v);
-    if (!s) {
-        w->bad = 1;
-        return;
-    }
-    static const char tabs[] = "\t\t\t\t\t\t\t\t";
-    for (const char *p = s; *p;) {
-        size_t n = strcspn(p, "\n");
-        int nl = p[n] == '\n';
-        if (fwrite(p, 1, n + nl, w->f) != n + nl || (nl && fwrite(tabs, 1, (size_t)depth, w->f) != (size_t)depth))
-            w->bad = 1;
-        p += n + nl;
-    }
-    free(s);
-}
-
-static void key(struct jw *w, const char *k, int first)
-{
-    fprintf(w->f, "%s\n\t\"%s\":\t", first ? "" : ",", k);
-}
-
-/* "key": [el, el, ...] with each element built by fn, printed and freed. */
+/* "key": [el, el, ...], each element written by fn. */
 #define ARRAY(w, k, n, arr, fn)                                 \
     do {                                                        \
-        key((w), (k), 0);                                       \
-        putc('[', (w)->f);                                      \
-        for (size_t i_ = 0; i_ < (n) && !(w)->bad; i_++) {      \
-            if (i_)                                             \
-                fputs(", ", (w)->f);                            \
-            put((w), fn(&(arr)[i_]), 2);                        \
-        }                                                       \
-        putc(']', (w)->f);                                      \
+        key(w, k);                                              \
+        open_((w), '[');                                        \
+        for (size_t i_ = 0; i_ < (n); i_++)                     \
+            elem(w), fn((w), &(arr)[i_]);                       \
+        close_arr(w);                                           \
     } while (0)
 
 int gm_report_write_json(const struct gm_report *r, FILE *f)
 {
-    struct jw w = {f, 0};
-    fputc('{', f);
-    key(&w, "schema", 1);
-    put(&w, gm_json_str(GM_REPORT_SCHEMA), 1);
-    key(&w, "version", 0);
-    put(&w, gm_json_u64(GM_REPORT_SCHEMA_VERSION), 1);
-    key(&w, "program", 0);
-    put(&w, program(&r->program), 1);
-    ARRAY(&w, "devices", r->ndevices, r->devices, device);
-    ARRAY(&w, "modules", r->nmodules, r->modules, module);
-    ARRAY(&w, "kernels", r->nkernels, r->kernels, kernel);
-    ARRAY(&w, "launches", r->nlaunches, r->launches, launch);
-    ARRAY(&w, "allocations", r->nallocs, r->allocs, alloc);
-    ARRAY(&w, "events", r->nevents, r->events, event);
-    ARRAY(&w, "unobserved", r->nunobserved, r->unobserved, unobserved);
-    ARRAY(&w, "notes", r->nnotes, r->notes, note);
-    fputs("\n}\n", f);
-    return w.bad || ferror(f) ? -1 : 0;
+    struct jw *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    w->f = f;
+    w->bad = w->depth = 0;
+    w->len = 0;
+    open_(w, '{');
+    KS(w, "schema", GM_REPORT_SCHEMA);
+    KU(w, "version", GM_REPORT_SCHEMA_VERSION);
+    key(w, "program");
+    program(w, &r->program);
+    ARRAY(w, "devices", r->ndevices, r->devices, device);
+    ARRAY(w, "modules", r->nmodules, r->modules, module);
+    ARRAY(w, "kernels", r->nkernels, r->kernels, kernel);
+    ARRAY(w, "launches", r->nlaunches, r->launches, launch);
+    ARRAY(w, "allocations", r->nallocs, r->allocs, alloc);
+    ARRAY(w, "events", r->nevents, r->events, event);
+    ARRAY(w, "unobserved", r->nunobserved, r->unobserved, unobserved);
+    ARRAY(w, "notes", r->nnotes, r->notes, note);
+    close_obj(w);
+    ch(w, '\n');
+    flush(w);
+    int bad = w->bad;
+    free(w);
+    return bad || ferror(f) ? -1 : 0;
 }

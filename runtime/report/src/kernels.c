@@ -7,6 +7,7 @@
 #include "gm_report.h"
 #include "grow.h"
 #include "kindex.h"
+#include "strpool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,8 @@ struct gm_report_launch *gm_report_add_launch(struct gm_report *r, uint64_t seq,
     if (kernel >= r->nkernels)
         return NULL;
     struct gm_report_launch *l = GM_GROW(r->launches, r->nlaunches, r->cap_launches);
-    if (!l || gm_report_set_str(&l->api, api))
+    int oom = 0;
+    if (!l || (l->api = gm_report_intern(r, api, &oom), oom))
         return NULL;
     l->seq = seq;
     l->kernel = kernel;

@@ -6,6 +6,7 @@
 #include "gm_report.h"
 #include "grow.h"
 #include "kindex.h"
+#include "strpool.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,16 +41,25 @@ int gm_report_set_str(char **dst, const char *s)
 int gm_report_set_hostsite(struct gm_report_hostsite *h, const char *file,
                            uint32_t line, const char *func)
 {
-    if (gm_report_set_str(&h->file, file) || gm_report_set_str(&h->func, func))
+    char *f = NULL, *fn = NULL;
+    if ((file && !(f = strdup(file))) || (func && !(fn = strdup(func)))) {
+        free(f);
         return -1;
-    h->line = line;
+    }
+    if (!h->interned) {
+        free(h->file);
+        free(h->func);
+    }
+    *h = (struct gm_report_hostsite){f, line, 0, fn};
     return 0;
 }
 
 static void hostsite_free(struct gm_report_hostsite *h)
 {
-    free(h->file);
-    free(h->func);
+    if (!h->interned) {
+        free(h->file);
+        free(h->func);
+    }
 }
 
 struct gm_report *gm_report_new(void)
@@ -163,7 +173,6 @@ static void kernel_free(struct gm_report_kernel *k)
 
 static void alloc_free(struct gm_report_alloc *a)
 {
-    free(a->api);
     free(a->label);
     hostsite_free(&a->alloc_site);
     hostsite_free(&a->free_site);
@@ -192,10 +201,8 @@ void gm_report_free(struct gm_report *r)
         kernel_free(&r->kernels[i]);
     free(r->kernels);
     gm_report_kindex_free(r);
-    for (size_t i = 0; i < r->nlaunches; i++) {
-        free(r->launches[i].api);
+    for (size_t i = 0; i < r->nlaunches; i++)
         hostsite_free(&r->launches[i].site);
-    }
     free(r->launches);
     for (size_t i = 0; i < r->nallocs; i++)
         alloc_free(&r->allocs[i]);
@@ -213,5 +220,6 @@ void gm_report_free(struct gm_report *r)
     for (size_t i = 0; i < r->nnotes; i++)
         free(r->notes[i]);
     free(r->notes);
+    gm_report_strpool_free(r);
     free(r);
 }

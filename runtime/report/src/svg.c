@@ -59,6 +59,57 @@ void gm_svg_bars(FILE *f, const char *title, const char *const *labels, const do
     fprintf(f, "</svg>\n");
 }
 
+/* The points of a step plot that fall in one printed column (x to 0.1):
+ * up to four are printed as they are; more (a timeline of millions of
+ * events on 630 pixels) as the first, the lowest, the highest and the
+ * last, in their order, which draws the same line. */
+struct pt { double x, y; size_t k; };
+struct column {
+    long long key;
+    size_t n;
+    struct pt p[4], lo, hi, last;
+};
+
+static void put_pt(FILE *f, const struct pt *p) { fprintf(f, "%.1f,%.1f ", p->x, p->y); }
+
+static void column_put(FILE *f, struct column *c)
+{
+    if (c->n <= 4) {
+        for (size_t i = 0; i < c->n; i++)
+            put_pt(f, &c->p[i]);
+    } else {
+        const struct pt *a = c->lo.k < c->hi.k ? &c->lo : &c->hi;
+        const struct pt *b = a == &c->lo ? &c->hi : &c->lo;
+        put_pt(f, &c->p[0]);
+        if (a->k != c->p[0].k)
+            put_pt(f, a);
+        if (b->k != a->k && b->k != c->last.k)
+            put_pt(f, b);
+        put_pt(f, &c->last);
+    }
+    c->n = 0;
+}
+
+static void column_add(FILE *f, struct column *c, double x, double y)
+{
+    long long key = llround(x * 10);
+    if (c->n && key != c->key)
+        column_put(f, c);
+    struct pt p = {x, y, c->last.k + 1};
+    if (!c->n) {
+        c->key = key;
+        c->lo = c->hi = p;
+    }
+    if (c->n < 4)
+        c->p[c->n] = p;
+    if (y < c->lo.y)
+        c->lo = p;
+    if (y > c->hi.y)
+        c->hi = p;
+    c->last = p;
+    c->n++;
+}
+
 void gm_svg_steps(FILE *f, const char *title, const double *x, const double *y, size_t n,
                   const char *xlabel, const char *ylabel)
 {
@@ -77,13 +128,15 @@ void gm_svg_steps(FILE *f, const char *title, const double *x, const double *y, 
     fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
                "stroke=\"#999\"/>\n<polyline fill=\"none\" stroke=\"#b5524a\" points=\"",
             L, T, W - L, H);
+    struct column c = {0};
     double py = T + H;
     for (size_t i = 0; i < n; i++) {
         double px = L + (x[i] - xmin) / (xmax - xmin) * (W - L);
-        fprintf(f, "%.1f,%.1f ", px, py);
+        column_add(f, &c, px, py);
         py = T + H - y[i] / ymax * H;
-        fprintf(f, "%.1f,%.1f ", px, py);
+        column_add(f, &c, px, py);
     }
+    column_put(f, &c);
     fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n",
             L - 4, T + 10, ymax, L - 4, T + H);

@@ -20,6 +20,21 @@ static int cmp_seq(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+const struct gm_report_event **gm_events_by_seq(const struct gm_report *r)
+{
+    const struct gm_report_event **ev = calloc(r->nevents + 1, sizeof *ev);
+    if (!ev)
+        return NULL;
+    int sorted = 1;
+    for (size_t i = 0; i < r->nevents; i++) {
+        ev[i] = &r->events[i];
+        sorted &= !i || r->events[i - 1].seq <= r->events[i].seq;
+    }
+    if (!sorted)
+        qsort(ev, r->nevents, sizeof *ev, cmp_seq);
+    return ev;
+}
+
 struct idmap { uint64_t id; size_t idx; };
 
 static int cmp_id(const void *pa, const void *pb)
@@ -64,7 +79,7 @@ static int collect_uses(struct gm_tl *t, const struct idmap *map)
                 if (!ta)
                     continue;
                 if (pass == 1)
-                    ta->uses[ta->nuses] = (struct gm_tl_use){e, &e->uses[j]};
+                    ta->uses[ta->nuses] = (struct gm_tl_use){e, &e->uses[j], i};
                 ta->nuses++;
             }
         }
@@ -84,16 +99,13 @@ int gm_tl_build(const struct gm_report *r, struct gm_tl *t)
     memset(t, 0, sizeof *t);
     t->nev = r->nevents;
     t->nallocs = r->nallocs;
-    t->ev = calloc(t->nev + 1, sizeof *t->ev);
+    t->ev = gm_events_by_seq(r);
     t->work = calloc(t->nev + 1, sizeof *t->work);
     t->allocs = calloc(t->nallocs + 1, sizeof *t->allocs);
     struct idmap *map = calloc(t->nallocs + 1, sizeof *map);
     int rc = -1;
     if (!t->ev || !t->work || !t->allocs || !map)
         goto out;
-    for (size_t i = 0; i < t->nev; i++)
-        t->ev[i] = &r->events[i];
-    qsort(t->ev, t->nev, sizeof *t->ev, cmp_seq);
     for (size_t i = 0; i < t->nev; i++)
         t->work[i + 1] = t->work[i] + (uint64_t)is_work(t->ev[i]);
     for (size_t k = 0; k < t->nallocs; k++) {
@@ -143,6 +155,11 @@ uint64_t gm_tl_work_between(const struct gm_tl *t, uint64_t a, uint64_t b)
     size_t i = upper(t, a);         /* first seq > a */
     size_t j = upper(t, b - 1);     /* first seq >= b */
     return j > i ? t->work[j] - t->work[i] : 0;
+}
+
+uint64_t gm_tl_work_between_ix(const struct gm_tl *t, size_t i, size_t j)
+{
+    return j > i + 1 ? t->work[j] - t->work[i + 1] : 0;
 }
 
 const struct gm_tl_alloc *gm_tl_find(const struct gm_tl *t, uint64_t id)

@@ -12,6 +12,7 @@
 struct gm_tl_use {
     const struct gm_report_event *e;
     const struct gm_report_use *u;
+    size_t ix;                  /* e's index in gm_tl.ev */
 };
 
 struct gm_tl_alloc {
@@ -30,10 +31,17 @@ struct gm_tl {
     struct gm_tl_alloc *allocs; /* same order as report->allocs */
 };
 
+/* The report's events in seq order: a malloc'd array of nevents + 1
+ * pointers (sorted only when they are not in order already, as a reader's
+ * report always is), or NULL when out of memory. */
+const struct gm_report_event **gm_events_by_seq(const struct gm_report *r);
+
 int gm_tl_build(const struct gm_report *r, struct gm_tl *t);
 void gm_tl_free(struct gm_tl *t);
 /* Work events (memcpy/memset/launch) with a < seq < b; b = UINT64_MAX: end. */
 uint64_t gm_tl_work_between(const struct gm_tl *t, uint64_t a, uint64_t b);
+/* The same between the events ev[i] and ev[j] (i < j), without a search. */
+uint64_t gm_tl_work_between_ix(const struct gm_tl *t, size_t i, size_t j);
 /* The tl entry of allocation id, or NULL. */
 const struct gm_tl_alloc *gm_tl_find(const struct gm_tl *t, uint64_t id);
 

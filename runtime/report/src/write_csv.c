@@ -4,7 +4,7 @@
  * values, matrix, allocations, findings, launches, events. Columns: docs/reports.md.
  * Depends on the report headers and libc only.
  */
-#include "csv.h"
+#include "gm_csv.h"
 #include "derived.h"
 #include "util.h"
 
@@ -207,8 +207,6 @@ static void launches(const struct gm_report *r, const struct gm_derived *d, FILE
                      "device,api,site,time_ns,gpu_ns");
     for (size_t i = 0; i < r->nlaunches; i++) {
         const struct gm_report_launch *l = &r->launches[i];
-        char s[512], st[24];
-        snprintf(st, sizeof st, "0x%llx", (unsigned long long)l->stream);
         gm_csv_u64(f, l->seq, 0);
         gm_csv_str(f, r->kernels[l->kernel].name, 0);
         for (int k = 0; k < 3; k++)
@@ -216,10 +214,10 @@ static void launches(const struct gm_report *r, const struct gm_derived *d, FILE
         for (int k = 0; k < 3; k++)
             gm_csv_u64(f, l->block[k], 0);
         gm_csv_u64(f, l->shmem, 0);
-        gm_csv_str(f, st, 0);
+        gm_csv_hex(f, l->stream, 0);
         gm_csv_i64(f, l->device, 0);
         gm_csv_str(f, l->api, 0);
-        gm_csv_str(f, gm_hostsite_str(&l->site, s, sizeof s), 0);
+        gm_csv_site(f, &l->site, 0);
         gm_csv_i64(f, l->time_ns, 0);
         gm_csv_i64(f, l->gpu_ns, 1);
     }
@@ -233,9 +231,18 @@ static void uses_last(const struct gm_report_event *e, FILE *f)
         uint32_t h = e->uses[i].how;
         const char *how = (h & GM_USE_UNKNOWN) ? "?" : (h & GM_USE_READ) && (h & GM_USE_WRITE) ? "rw"
                           : (h & GM_USE_WRITE) ? "w" : (h & GM_USE_READ) ? "r" : "-";
-        fprintf(f, "%s%llu:%s", i ? " " : "", (unsigned long long)e->uses[i].alloc, how);
+        if (i)
+            putc(' ', f);
+        char b[24], *p = b + sizeof b;
+        uint64_t v = e->uses[i].alloc;
+        do
+            *--p = (char)('0' + v % 10);
+        while (v /= 10);
+        fwrite(p, 1, (size_t)(b + sizeof b - p), f);
+        putc(':', f);
+        fputs(how, f);
     }
-    fputc('\n', f);
+    putc('\n', f);
 }
 
 static void events(const struct gm_report *r, const struct gm_derived *d, FILE *f)
@@ -244,18 +251,16 @@ static void events(const struct gm_report *r, const struct gm_derived *d, FILE *
     gm_csv_header(f, "seq,time_ns,op,bytes,dir,stream,device,kernel,site,uses");
     for (size_t i = 0; i < r->nevents; i++) {
         const struct gm_report_event *e = &r->events[i];
-        char s[512], st[24];
-        snprintf(st, sizeof st, "0x%llx", (unsigned long long)e->stream);
         gm_csv_u64(f, e->seq, 0);
         gm_csv_i64(f, e->time_ns, 0);
         gm_csv_str(f, gm_report_op_name(e->op), 0);
         gm_csv_u64(f, e->bytes, 0);
         gm_csv_str(f, gm_report_dir_name(e->dir), 0);
-        gm_csv_str(f, st, 0);
+        gm_csv_hex(f, e->stream, 0);
         gm_csv_i64(f, e->device, 0);
         gm_csv_str(f, e->launch >= 0 && (size_t)e->launch < r->nlaunches
                           ? r->kernels[r->launches[e->launch].kernel].name : "", 0);
-        gm_csv_str(f, gm_hostsite_str(&e->site, s, sizeof s), 0);
+        gm_csv_site(f, &e->site, 0);
         uses_last(e, f);
     }
 }

@@ -6,6 +6,7 @@
  * libc only.
  */
 #include "derived.h"
+#include "timeline.h"
 #include "svg.h"
 #include "util.h"
 
@@ -171,22 +172,12 @@ static void values(const struct gm_derived *d, FILE *f)
     fputs("</table>\n", f);
 }
 
-static int cmp_seq(const void *pa, const void *pb)
-{
-    const struct gm_report_event *a = *(const struct gm_report_event *const *)pa;
-    const struct gm_report_event *b = *(const struct gm_report_event *const *)pb;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 static void memory_plot(const struct gm_report *r, FILE *f)
 {
     size_t n = r->nevents;
-    const struct gm_report_event **ev = calloc(n + 1, sizeof *ev);
+    const struct gm_report_event **ev = gm_events_by_seq(r);
     double *x = calloc(n + 1, sizeof *x), *y = calloc(n + 1, sizeof *y);
     if (ev && x && y && n) {
-        for (size_t i = 0; i < n; i++)
-            ev[i] = &r->events[i];
-        qsort(ev, n, sizeof *ev, cmp_seq);
         double live = 0;
         for (size_t i = 0; i < n; i++) {
             if (ev[i]->op == GM_OP_ALLOC)
