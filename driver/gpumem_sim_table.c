@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "csv.h"
+#include "gm_csv.h"
 #include "gpumem_sim.h"
 #include "util.h"
 
