@@ -23,7 +23,7 @@ for f in "$cc" "$build/bin/gpumem-sim" "$build/lib/gpumem/handlers/trace.bc"; do
 done
 nm -D "$build/lib/libgpumem.so" >/dev/null 2>&1 && \
   strings "$build/lib/libgpumem.so" | grep -q GPUMEM_TRACE_FILE || \
-  echo "trace/build.sh: warning: libgpumem.so has no tracing (runtime/trace_*.c not integrated)" >&2
+  echo "trace/build.sh: warning: libgpumem.so has no tracing (runtime/trace/trace_*.c not integrated)" >&2
 dev=${GM_TRACE_DEVBUILD:-$root/.devbuild/trace}
 rm -rf "$dev"
 mkdir -p "$dev/bin" "$dev/lib" "$dev/log"
