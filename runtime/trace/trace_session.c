@@ -9,6 +9,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,19 @@ static struct {
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static _Thread_local int t_holding;  /* this thread began the traced launch */
+static atomic_int g_off;            /* tracing is off for good: copies are not kept */
+
+/* Copies and memsets issued since the last traced launch began, in program
+ * order (their own lock: a copy never waits for a traced launch). */
+#define COPIES_MAX (1u << 20)
+#define COPIES_EARLY (1u << 16)     /* before any traced launch (the program may trace nothing) */
+static atomic_int g_open;           /* the sink is open (a launch was traced) */
+static struct {
+    pthread_mutex_t m;
+    struct gm_trace_copy *v;
+    size_t n, cap;
+    uint64_t kept, lost;        /* lost: over COPIES_MAX, counted in the summary */
+} Q = { .m = PTHREAD_MUTEX_INITIALIZER };
 
 int gm_trace_internal(void) { return gm_trace_cu_internal(); }
 
@@ -63,6 +77,7 @@ static void turn_off(const char *why)
 {
     fprintf(stderr, "gpumem: %s; tracing off\n", why);
     S.state = -1;
+    atomic_store(&g_off, 1);
     for (int i = 0; i < S.nctx; i++) gm_trace_dev_quiesce(&S.ctx[i].dev);
 }
 
@@ -73,6 +88,33 @@ static void start_driver(void)
 {
     char err[256];
     S.state = gm_trace_cu_load(err, sizeof err) ? -1 : 1;
+    if (S.state < 0) atomic_store(&g_off, 1);
+}
+
+void gm_trace_copy(int kind, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    if (!bytes || atomic_load_explicit(&g_off, memory_order_relaxed)) return;
+    size_t max = atomic_load_explicit(&g_open, memory_order_relaxed) ? COPIES_MAX : COPIES_EARLY;
+    pthread_mutex_lock(&Q.m);
+    if (Q.n == Q.cap && Q.cap < max) {
+        size_t cap = Q.cap ? 2 * Q.cap : 256;
+        void *v = realloc(Q.v, cap * sizeof *Q.v);
+        if (v) Q.v = v, Q.cap = cap;
+    }
+    if (Q.n < Q.cap) Q.v[Q.n++] = (struct gm_trace_copy){ .dst = dst, .src = src, .bytes = bytes,
+                                                          .kind = (uint8_t)kind };
+    else Q.lost++;
+    pthread_mutex_unlock(&Q.m);
+}
+
+/* Hands the queued copies to the sink (S.lock held, outside a launch). */
+static void flush_copies(void)
+{
+    pthread_mutex_lock(&Q.m);
+    for (size_t i = 0; i < Q.n; i++) gm_trace_sink_copy(&S.sink, &Q.v[i]);
+    Q.kept += Q.n;
+    Q.n = 0;
+    pthread_mutex_unlock(&Q.m);
 }
 
 static int start_tracing(void)
@@ -145,6 +187,7 @@ static int open_sink(CUdevice dev)
         return -1;
     }
     S.sink_open = 1;
+    atomic_store(&g_open, 1);
     return 0;
 }
 
@@ -222,6 +265,7 @@ static int begin_traced(const struct gm_trace_launch_args *a, struct modglobals 
         turn_off("trace: cannot arm the trace buffer");
         return -1;
     }
+    flush_copies();     /* after the allocations they may touch, before the launch */
     gm_trace_ring_rewind(&x->ring);
     gm_trace_sink_launch(&S.sink, &l);
     S.cur = x;
@@ -292,11 +336,16 @@ void gm_trace_shutdown(void)
     pthread_mutex_lock(&S.lock);
     gm_trace_drain_stop(&S.drain);
     if (S.sink_open) {
+        flush_copies();
         if (gm_trace_sink_close(&S.sink, err, sizeof err)) fprintf(stderr, "gpumem: %s\n", err);
         fprintf(stderr, "gpumem: trace: %" PRIu64 " launches, %" PRIu64 " records saved, %" PRIu64
-                " dropped, %" PRIu64 " over the cap, %" PRIu64 " lost%s%s\n", S.seq, S.saved,
-                S.dropped, S.capped, S.lost, S.opts.file ? "; file " : "",
+                " dropped, %" PRIu64 " over the cap, %" PRIu64 " lost, %" PRIu64 " copies%s%s\n",
+                S.seq, S.saved, S.dropped, S.capped, S.lost, Q.kept, S.opts.file ? "; file " : "",
                 S.opts.file ? S.opts.file : "");
+        if (Q.lost)
+            fprintf(stderr, "gpumem: trace: %" PRIu64 " copies and memsets not recorded (more than %u"
+                    " before the first traced launch or %u between two)\n", Q.lost, COPIES_EARLY,
+                    COPIES_MAX);
         S.sink_open = 0;
     }
     gm_trace_meta_free(&S.meta);
@@ -306,5 +355,11 @@ void gm_trace_shutdown(void)
     if (S.opts_ok) gm_trace_opts_free(&S.opts);
     S.opts_ok = 0;
     S.state = -1;
+    atomic_store(&g_off, 1);
+    pthread_mutex_lock(&Q.m);
+    free(Q.v);
+    Q.v = NULL;
+    Q.n = Q.cap = 0;
+    pthread_mutex_unlock(&Q.m);
     pthread_mutex_unlock(&S.lock);
 }

@@ -41,14 +41,14 @@ variant() { # NAME VARIANT SRC FLAGS...
   fi
 }
 
-for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu; do
+for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu "$root"/tests/gpu/trace/copies.cu; do
   n=$(basename "$src" .cu)
   variant "$n" trace "$src" --gm-analyses=trace
   variant "$n" off "$src" --gm-off
 done
 # cache-policy microbenchmarks (ncu.sh profiles the native build only)
 variant cachemb off "$root/tests/gpu/trace/cachemb.cu" --gm-off
-cp "$build/bin/gpumem-sim" "$dev/bin/"
+cp "$build/bin/gpumem-sim" "$build/runtime/tests/trace_events" "$dev/bin/"
 cp -P "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
 for f in "$dev"/bin/* "$dev"/lib/*; do
   [ -f "$f" ] || continue

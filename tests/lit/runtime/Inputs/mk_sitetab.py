@@ -20,13 +20,15 @@ def strings():
     for s in ["vecadd.cu", "_Z6vecaddPKfS0_Pfi", "gm_counters__memops",
               "gm_counters__memops__0123456789abcdef", "count",
               "__gm_replica_mask", "__gm_replica_mask__0123456789abcdef",
-              "gm_alloctab__allocations", "gm_alloctab__allocations__0123456789abcdef"]:
+              "gm_alloctab__allocations", "gm_alloctab__allocations__0123456789abcdef",
+              "gm_trace_buf", "gm_trace_buf__0123456789abcdef",
+              "gm_trace_module", "gm_trace_module__0123456789abcdef"]:
         offs[s] = len(tab)
         tab += s.encode() + b"\0"
     return tab, offs
 
 
-def build(corrupt, alloctab=False):
+def build(corrupt, alloctab=False, trace=False):
     strs, o = strings()
     f, k = o["vecadd.cu"], o["_Z6vecaddPKfS0_Pfi"]
     sites = [
@@ -46,6 +48,9 @@ def build(corrupt, alloctab=False):
     if alloctab:  # struct gm_alloctab (alloctab.h): 40 bytes
         globs.append((o["gm_alloctab__allocations"],
                       o["gm_alloctab__allocations__0123456789abcdef"], 0, 40, 0, 0))
+    if trace:  # the trace handler's buffer pointer and module index (trace.h)
+        globs.append((o["gm_trace_buf"], o["gm_trace_buf__0123456789abcdef"], 0, 8, 0, 0))
+        globs.append((o["gm_trace_module"], o["gm_trace_module__0123456789abcdef"], 0, 4, 0, 0))
     sites_off = HDR.size
     globals_off = sites_off + SITE.size * len(sites)
     strings_off = globals_off + GLOB.size * len(globs)
@@ -92,9 +97,11 @@ def main():
                     "truncate"])
     ap.add_argument("--alloctab", action="store_true",
                     help="also list the allocations analysis' table global")
+    ap.add_argument("--trace", action="store_true",
+                    help="also list the trace analysis' buffer and module globals")
     ap.add_argument("-o", required=True)
     a = ap.parse_args()
-    data = build(a.corrupt, a.alloctab)
+    data = build(a.corrupt, a.alloctab, a.trace)
     if a.inc:
         open(a.o, "w").write(as_include(data))
     elif a.cu:
