@@ -411,7 +411,11 @@ static void copies(void)
     DRV(cuMemcpyDtoHAsync_v2, &dh, NULL);
     cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
                                 .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    mock_cuda_sync_all();
+    mock_cuda_hold(1);      /* MOCK_ASYNC: the drain thread cannot run stream work meanwhile */
     DRV(cuLaunchKernel, &lk, VECADD);
+    printf("test: traced launch left %ld stream operations queued\n", mock_cuda_pending());
+    mock_cuda_hold(0);
     cuMemsetD2D32_v2_params m2 = {.dstDevice = 0x20000400, .dstPitch = 256, .ui = 7, .Width = 8, .Height = 2};
     DRV(cuMemsetD2D32_v2, &m2, NULL);
     cudaMemcpy_v3020_params rc = {.dst = (void *)0x20001000, .src = host, .count = 32,
