@@ -447,6 +447,23 @@ static void free_caches(void)
     }
 }
 
+void gm_trace_context_destroy(CUcontext ctx)
+{
+    pthread_mutex_lock(&S.lock);
+    int i = 0;
+    while (i < S.nctx && S.ctx[i].dev.ctx != ctx) i++;
+    if (i < S.nctx && S.sink_open) {
+        if (S.have_last) gm_trace_drain_wait(&S.drain, S.last_no);   /* every launch in flight */
+        gm_trace_pipe_flush(&S.pipe);   /* chunks in its staging buffers coded */
+        S.have_last = 0;
+        S.drain.bound = NULL;           /* the drain thread is idle: nothing in flight */
+        S.ctx[i] = S.ctx[--S.nctx];     /* its memory goes with the context */
+        S.ctx[i].ring.dev = &S.ctx[i].dev;
+        free_caches();                  /* its globals' addresses may come back */
+    }
+    pthread_mutex_unlock(&S.lock);
+}
+
 void gm_trace_shutdown(void)
 {
     char err[256] = "";

@@ -13,6 +13,8 @@
  *                          gm_trace_launch_end();
  *   process exit (before the CUDA context goes away if possible):
  *                          gm_trace_shutdown();
+ *   a context is being destroyed (before it is gone):
+ *                          gm_trace_context_destroy(ctx);
  *   every copy and memset the program makes (after it was issued; any
  *   thread, no runtime lock held):
  *                          gm_trace_copy(kind, dst, src, bytes);
@@ -45,6 +47,9 @@ int gm_trace_launch_begin(const struct gm_trace_launch_args *a);
 /* Waits for the traced kernel, drains the rest of its records, ends the
  * launch in the file and the simulator. No-op when nothing is traced. */
 void gm_trace_launch_end(void);
+/* A context is about to be destroyed: drains its traced launches (all
+ * launches in flight) while it still exists, and forgets its ring. */
+void gm_trace_context_destroy(CUcontext ctx);
 /* Stops the drain thread, prints the online report and the totals, closes
  * the trace file. Safe to call more than once. */
 void gm_trace_shutdown(void);

@@ -46,6 +46,9 @@ for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu "$root"/tests/
   variant "$n" trace "$src" --gm-analyses=trace
   variant "$n" off "$src" --gm-off
 done
+# capture-rate benchmark (bench/trace/run.sh)
+variant capture trace "$root/bench/trace/capture.cu" --gm-analyses=trace
+variant capture off "$root/bench/trace/capture.cu" --gm-off
 # cache-policy microbenchmarks (ncu.sh profiles the native build only)
 variant cachemb off "$root/tests/gpu/trace/cachemb.cu" --gm-off
 cp "$build/bin/gpumem-sim" "$build/runtime/tests/trace_events" "$dev/bin/"
