@@ -66,11 +66,11 @@ static int emit(struct gm_trace_writer *w, uint32_t type)
     return why ? fail(w, why) : put(w, w->comp.p, w->comp.n);
 }
 
-static ZSTD_CCtx *new_cctx(void)
+static ZSTD_CCtx *new_cctx(int level)
 {
     ZSTD_CCtx *zc = ZSTD_createCCtx();
     if (zc) {
-        ZSTD_CCtx_setParameter(zc, ZSTD_c_compressionLevel, 3);
+        ZSTD_CCtx_setParameter(zc, ZSTD_c_compressionLevel, level);
         ZSTD_CCtx_setParameter(zc, ZSTD_c_checksumFlag, 1);
     }
     return zc;
@@ -83,7 +83,7 @@ struct gm_trace_writer *gm_trace_writer_open(const char *path, const struct gm_t
     if (!w) { snprintf(err, errlen, "trace %s: out of memory", path); return NULL; }
     snprintf(w->path, sizeof w->path, "%s", path);
     w->f = fopen(path, "wb");
-    w->zc = new_cctx();
+    w->zc = new_cctx(3);
     w->pending = malloc(GM_TRACE_BLOCK_RECORDS * sizeof *w->pending);
     if (!w->f || !w->zc || !w->pending) {
         snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
@@ -209,7 +209,10 @@ struct gm_trace_coder {
 struct gm_trace_coder *gm_trace_coder_new(void)
 {
     struct gm_trace_coder *c = calloc(1, sizeof *c);
-    if (c && !(c->zc = new_cctx())) {
+    /* level 1: on record blocks as small as level 3 (a coalesced stream:
+     * 21% smaller; random lanes: 1% larger) and 2.7x faster on random
+     * lanes (bench/trace/pipe_bench, one thread, 2026-11-27) */
+    if (c && !(c->zc = new_cctx(1))) {
         free(c);
         c = NULL;
     }
