@@ -74,5 +74,13 @@ for mode in $modes; do
     rm -f "$work/$tag.gmt"
   done
 done
+# the host side alone (no GPU): decode, code, compress, write per worker count
+if [ -x "$dev/bin/pipe_bench" ]; then
+  { echo; echo "Host side alone (bench/trace/pipe_bench: chunks of device slots through the pipe, file on $work):"
+    echo; echo '```'
+    "$dev/bin/pipe_bench" 40000000 "$def" saxpy "$work/pipe.gmt"; rm -f "$work/pipe.gmt"
+    "$dev/bin/pipe_bench" 4000000 "$def" gather "$work/pipe.gmt"; rm -f "$work/pipe.gmt"
+    echo '```'; } >>"$md" 2>&1
+fi
 cat "$md"
 echo "result: $(grep -c '| yes ' "$md") runs saved every record; table in $md"

@@ -79,7 +79,7 @@ static void *worker_main(void *arg)
         }
         pthread_mutex_lock(&p->m);
         it->state = 2;
-        pthread_cond_broadcast(&p->ready);
+        if (p->writer_waits && it == at(p, p->head)) pthread_cond_signal(&p->ready);
     }
     pthread_mutex_unlock(&p->m);
     gm_trace_coder_free(c);
@@ -116,8 +116,11 @@ static void *writer_main(void *arg)
     struct gm_trace_pipe *p = arg;
     pthread_mutex_lock(&p->m);
     for (;;) {
-        while ((p->head == p->tail || at(p, p->head)->state != 2) && !(p->quit && p->head == p->tail))
+        while ((p->head == p->tail || at(p, p->head)->state != 2) && !(p->quit && p->head == p->tail)) {
+            p->writer_waits = 1;
             pthread_cond_wait(&p->ready, &p->m);
+            p->writer_waits = 0;
+        }
         if (p->head == p->tail) break;
         struct gm_pipe_item it = *at(p, p->head);
         pthread_mutex_unlock(&p->m);
@@ -176,8 +179,9 @@ void gm_trace_pipe_push(struct gm_trace_pipe *p, const struct gm_pipe_item *it)
     q->sec = NULL;
     q->acc = NULL;
     q->err = NULL;
+    /* wake only who can go on: a worker for a chunk, the writer for a ready head */
     if (it->kind == GM_PIPE_CHUNK) pthread_cond_signal(&p->work);
-    else pthread_cond_broadcast(&p->ready);
+    else if (p->writer_waits && q == at(p, p->head)) pthread_cond_signal(&p->ready);
     pthread_mutex_unlock(&p->m);
 }
 

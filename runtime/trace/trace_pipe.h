@@ -53,6 +53,7 @@ struct gm_trace_pipe {
     struct gm_pipe_item *q;     /* GM_PIPE_DEPTH items, index % depth */
     uint64_t head, next, tail;  /* written up to head, handed to workers up to next, pushed */
     int quit, nworkers, started;
+    int writer_waits;           /* the writer sleeps until the head item is ready */
     pthread_t writer, workers[GM_PIPE_MAX_WORKERS];
     struct gm_trace_sink *sink;
 };

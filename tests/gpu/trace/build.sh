@@ -51,7 +51,7 @@ variant capture trace "$root/bench/trace/capture.cu" --gm-analyses=trace
 variant capture off "$root/bench/trace/capture.cu" --gm-off
 # cache-policy microbenchmarks (ncu.sh profiles the native build only)
 variant cachemb off "$root/tests/gpu/trace/cachemb.cu" --gm-off
-cp "$build/bin/gpumem-sim" "$build/runtime/tests/trace_events" "$dev/bin/"
+cp "$build/bin/gpumem-sim" "$build/runtime/tests/trace_events" "$build/bin/pipe_bench" "$dev/bin/"
 cp -P "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
 for f in "$dev"/bin/* "$dev"/lib/*; do
   [ -f "$f" ] || continue
