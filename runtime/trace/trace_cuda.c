@@ -199,6 +199,11 @@ int gm_trace_dev_begin(struct gm_trace_dev *d, CUstream stream, int after)
     return CALL(cu.MemsetD8Async(d->buf + offsetof(struct gm_trace_buf, dropped), 0, 16, stream)) ? -1 : 0;
 }
 
+int gm_trace_dev_after(struct gm_trace_dev *d, CUstream stream, unsigned slot)
+{
+    return CALL(cu.StreamWaitEvent(stream, d->ev[slot], 0)) ? -1 : 0;
+}
+
 int gm_trace_dev_mark(struct gm_trace_dev *d, CUstream stream, unsigned slot)
 {
     unsigned char *m = d->pinned + PIN_MARKS + (size_t)slot * GM_TRACE_BUF_HDR_SIZE;

@@ -54,6 +54,8 @@ void gm_trace_dev_close(struct gm_trace_dev *d);
  * of another stream that must end first; -1: none), zero the ring's
  * records and dropped counters (per-launch counts and cap). Asynchronous. */
 int gm_trace_dev_begin(struct gm_trace_dev *d, CUstream stream, int after);
+/* Work on stream waits for mark `slot` (on the GPU). Asynchronous. */
+int gm_trace_dev_after(struct gm_trace_dev *d, CUstream stream, unsigned slot);
 /* After a traced launch, on its stream: mark `slot` (a copy of the header
  * and an event). Asynchronous. */
 int gm_trace_dev_mark(struct gm_trace_dev *d, CUstream stream, unsigned slot);

@@ -47,6 +47,9 @@ struct fnglobals {
     unsigned reg_count;
     int n;
     struct modglobals *g;
+    /* the last launch's shape and what the driver said of it */
+    int described;
+    uint32_t block[3], dyn_shared, static_shared, carveout;
     UT_hash_handle hh;
 };
 
@@ -318,12 +321,26 @@ static struct armed *armed_of(CUdeviceptr buf)
     return e;
 }
 
-/* Untraced launch: make sure its modules do not write into a ring. */
+/* The mark a launch on `stream` of x must wait for: the last traced launch,
+ * if it ran on another stream of x and may still run; else -1. */
+static int wait_for(struct gm_trace_rctx *x, CUstream stream)
+{
+    return S.have_last && S.last_x == x && S.last_stream != stream &&
+           gm_trace_drain_open(&S.drain, S.last_no) ? (int)(S.last_no % GM_TRACE_MARKS) : -1;
+}
+
+/* Untraced launch: make sure its modules do not write into a ring (after
+ * the last traced launch, which may use the same modules, has ended). */
 static void disarm(const struct fnglobals *fg, struct gm_trace_rctx *x, CUstream stream)
 {
+    int waited = 0;
     for (int i = 0; x && i < fg->n; i++) {
         struct armed *e = armed_of(fg->g[i].buf);
-        if (e && e->on != 0 && gm_trace_dev_point(&x->dev, fg->g[i].buf, 0, stream) == 0) e->on = 0;
+        if (!e || e->on == 0) continue;
+        int after = waited ? -1 : wait_for(x, stream);
+        waited = 1;
+        if ((after < 0 || gm_trace_dev_after(&x->dev, stream, (unsigned)after) == 0) &&
+            gm_trace_dev_point(&x->dev, fg->g[i].buf, 0, stream) == 0) e->on = 0;
     }
 }
 
@@ -345,8 +362,9 @@ static int arm(const struct fnglobals *fg, struct gm_trace_rctx *x, CUstream str
     return 0;
 }
 
+/* The launch's description; the attributes are asked once per shape. */
 static void describe(const struct gm_trace_launch_args *a, struct gm_trace_rctx *x,
-                     struct gm_trace_launch *l)
+                     struct fnglobals *fg, struct gm_trace_launch *l)
 {
     memset(l, 0, sizeof *l);
     l->seq = S.seq;
@@ -356,10 +374,20 @@ static void describe(const struct gm_trace_launch_args *a, struct gm_trace_rctx 
     l->dyn_shared = a->dyn_shared;
     l->device = (uint32_t)x->dev.device;
     l->stream = (uint64_t)(uintptr_t)a->stream;
-    gm_trace_cu_launch(a->func, x->dev.device, l);
+    if (fg->described && fg->dyn_shared == a->dyn_shared &&
+        !memcmp(fg->block, a->block, sizeof fg->block)) {
+        l->static_shared = fg->static_shared;
+        l->carveout = fg->carveout;
+        return;
+    }
+    fg->described = gm_trace_cu_launch(a->func, x->dev.device, l) == 0;
+    memcpy(fg->block, a->block, sizeof fg->block);
+    fg->dyn_shared = a->dyn_shared;
+    fg->static_shared = l->static_shared;
+    fg->carveout = l->carveout;
 }
 
-static int begin_traced(const struct gm_trace_launch_args *a, const struct fnglobals *fg,
+static int begin_traced(const struct gm_trace_launch_args *a, struct fnglobals *fg,
                         struct gm_trace_rctx *x)
 {
     uint64_t no;
@@ -367,10 +395,9 @@ static int begin_traced(const struct gm_trace_launch_args *a, const struct fnglo
     struct gm_trace_flight *f = gm_trace_drain_reserve(&S.drain, &no);
     struct gm_trace_emit em = { .ctx = f, .module = pre_module, .alloc = pre_alloc, .free = pre_free };
     f->x = x;
-    describe(a, x, &f->desc);
+    describe(a, x, fg, &f->desc);
     /* the launch waits on the GPU for the last traced one if that ran elsewhere */
-    int after = S.have_last && S.last_x == x && S.last_stream != a->stream &&
-                gm_trace_drain_open(&S.drain, S.last_no) ? (int)(S.last_no % GM_TRACE_MARKS) : -1;
+    int after = wait_for(x, a->stream);
     if (gm_trace_meta_allocs(&S.meta, &em, a->allocs, (int)x->dev.device, S.seq) ||
         arm(fg, x, a->stream, &em) || gm_trace_dev_begin(&x->dev, a->stream, after)) {
         for (size_t i = 0; i < f->npre; i++)
