@@ -285,6 +285,21 @@ void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no)
     pthread_mutex_unlock(&d->m);
 }
 
+int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&d->m);
+    int rc = 0;
+    while (d->head <= no && rc == 0) rc = pthread_cond_timedwait(&d->cv, &d->m, &ts);
+    int closed = d->head > no;
+    pthread_mutex_unlock(&d->m);
+    return closed ? 0 : -1;
+}
+
 void gm_trace_drain_stop(struct gm_trace_drain *d)
 {
     if (!d->started) return;

@@ -216,6 +216,12 @@ static int start_tracing(void)
     return 0;
 }
 
+static void at_exit(int status, void *arg)
+{
+    (void)status, (void)arg;
+    gm_trace_shutdown();
+}
+
 static int open_sink(CUdevice dev)
 {
     struct gm_trace_gpu gpu;
@@ -236,6 +242,9 @@ static int open_sink(CUdevice dev)
     }
     S.drain.report = report_launch;
     S.sink_open = 1;
+    /* registered after CUDA's runtime set up its exit handlers: runs before
+     * them, while the contexts still exist to drain */
+    on_exit(at_exit, NULL);
     atomic_store(&g_open, 1);
     return 0;
 }
@@ -480,7 +489,10 @@ void gm_trace_context_destroy(CUcontext ctx)
     int i = 0;
     while (i < S.nctx && S.ctx[i].dev.ctx != ctx) i++;
     if (i < S.nctx && S.sink_open) {
-        if (S.have_last) gm_trace_drain_wait(&S.drain, S.last_no);   /* every launch in flight */
+        /* every launch in flight (bounded: the driver is inside the destruction) */
+        if (S.have_last && gm_trace_drain_wait_ms(&S.drain, S.last_no, 5000))
+            fprintf(stderr, "gpumem: trace: a context was destroyed before its traced launches"
+                    " were drained; the trace may lack their records\n");
         gm_trace_pipe_flush(&S.pipe);   /* chunks in its staging buffers coded */
         S.have_last = 0;
         S.drain.bound = NULL;           /* the drain thread is idle: nothing in flight */
