@@ -425,6 +425,9 @@ static void copies(void)
     cudaMemcpy_v3020_params rc = {.dst = (void *)0x20001000, .src = host, .count = 32,
                                   .kind = cudaMemcpyHostToDevice};
     api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, "cudaMemcpy", &rc, NULL);
+    /* the program synchronises before it ends (MOCK_ASYNC runs stream work
+     * only when something waits; on a GPU kernels finish by themselves) */
+    mock_cuda_sync_all();
 }
 
 /* Launches from two lines of one function (same stack depth, same API):
