@@ -44,6 +44,10 @@ static int parse_numbers(struct gm_trace_opts *o, const char *(*get)(const char 
     if ((s = get("GPUMEM_TRACE_MAX_RECORDS")) &&
         parse_u64("GPUMEM_TRACE_MAX_RECORDS", s, 0, UINT64_MAX, &o->max_records, err, errlen))
         return -1;
+    if ((s = get("GPUMEM_TRACE_THREADS"))) {
+        if (parse_u64("GPUMEM_TRACE_THREADS", s, 1, 32, &v, err, errlen)) return -1;
+        o->threads = (int)v;
+    }
     if ((s = get("GPUMEM_TRACE_BUFFER_MB"))) {
         if (parse_u64("GPUMEM_TRACE_BUFFER_MB", s, 1, 65536, &v, err, errlen)) return -1;
         o->buffer_bytes = v << 20;

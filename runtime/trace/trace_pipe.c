@@ -135,8 +135,7 @@ static void *writer_main(void *arg)
 
 int gm_trace_pipe_default_workers(void)
 {
-    const char *e = getenv("GPUMEM_TRACE_THREADS");
-    long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN) - 2;
+    long n = sysconf(_SC_NPROCESSORS_ONLN) - 2;
     return n < 1 ? 1 : n > GM_PIPE_MAX_WORKERS ? GM_PIPE_MAX_WORKERS : (int)n;
 }
 

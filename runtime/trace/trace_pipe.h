@@ -66,7 +66,7 @@ void gm_trace_pipe_push(struct gm_trace_pipe *p, const struct gm_pipe_item *it);
 void gm_trace_pipe_flush(struct gm_trace_pipe *p);
 /* Flushes, then ends and joins the threads. */
 void gm_trace_pipe_stop(struct gm_trace_pipe *p);
-/* Worker threads for this machine: GPUMEM_TRACE_THREADS, else cores - 2 (>= 1). */
+/* Worker threads for this machine: cores - 2 (at least 1, at most GM_PIPE_MAX_WORKERS). */
 int gm_trace_pipe_default_workers(void);
 
 #endif /* GM_TRACE_PIPE_H */

@@ -233,7 +233,8 @@ static int open_sink(CUdevice dev)
         turn_off(err);
         return -1;
     }
-    if (gm_trace_pipe_start(&S.pipe, &S.sink, gm_trace_pipe_default_workers()) ||
+    int workers = S.opts.threads ? S.opts.threads : gm_trace_pipe_default_workers();
+    if (gm_trace_pipe_start(&S.pipe, &S.sink, workers) ||
         gm_trace_drain_start(&S.drain, &S.pipe, S.opts.mode == GM_TRACE_MODE_DROP, 20)) {
         gm_trace_pipe_stop(&S.pipe);
         gm_trace_sink_close(&S.sink, NULL, 0);
