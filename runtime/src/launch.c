@@ -593,6 +593,7 @@ void gm_on_context_destroy(CUcontext ctx)
     /* what its launches counted, while it still exists (bounded waits: the
      * driver is inside the destruction) */
     gm_col_drain(ctx, 1);
+    gm_trace_context_destroy(ctx); /* its traced launches, drained while it exists */
     /* the context frees its memory; forget what pointed into it */
     pthread_mutex_lock(&gm_st.launch_lock);
     struct gm_fninfo *fi, *tmp;

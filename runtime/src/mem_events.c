@@ -4,10 +4,13 @@
  * CUPTI parameter structs of the driver API (where every runtime call ends
  * up) and, for the main runtime calls, from the runtime API when no driver
  * call was seen inside them. Each becomes a timeline event attributed to
- * the user's outermost API call and its host call site. Depends on CUPTI's
- * generated parameter headers; never on LLVM.
+ * the user's outermost API call and its host call site. Copies and sets
+ * also go to the tracer (trace_session.h), 2D/3D ones row by row. Depends
+ * on CUPTI's generated parameter headers; never on LLVM.
  */
 #include "rt.h"
+#include "trace_session.h"
+#include "gpumem/trace_io.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -81,7 +84,26 @@ static int infer_dir(const struct gm_tl_event *e)
     return GM_DIR_UNKNOWN;
 }
 
-static void rec_copy(uint64_t dst, uint64_t src, uint64_t bytes, int dir, uint64_t stream)
+/* The trace's kind of a copy direction (0: not a device copy). */
+static int trace_kind(int dir)
+{
+    switch (dir) {
+    case GM_DIR_H2D: return GM_COPY_H2D;
+    case GM_DIR_D2H: return GM_COPY_D2H;
+    case GM_DIR_D2D: return GM_COPY_D2D;
+    default: return 0;
+    }
+}
+
+static void trace_copy(int dir, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    int kind = trace_kind(dir);
+    if (kind) gm_trace_copy(kind, dst, src, bytes);
+}
+
+/* Records a copy; traces it too when trace is set (else the caller traces
+ * its rows). Returns the direction (inferred from the allocations if unknown). */
+static int rec_copy(uint64_t dst, uint64_t src, uint64_t bytes, int dir, uint64_t stream, int trace)
 {
     struct gm_tl_event e;
     fill_common(&e, GM_TL_COPY, bytes, stream);
@@ -95,10 +117,14 @@ static void rec_copy(uint64_t dst, uint64_t src, uint64_t bytes, int dir, uint64
     e.dir = (uint8_t)(dir == GM_DIR_UNKNOWN ? infer_dir(&e) : dir);
     gm_timeline_append(&gm_st.tl, &e);
     pthread_mutex_unlock(&gm_st.lock);
+    if (trace) trace_copy(e.dir, dst, src, bytes);
+    return e.dir;
 }
 
-static void rec_set(uint64_t dst, uint64_t bytes, uint64_t stream)
+/* A memset of rows x width bytes, rows pitch apart (1D: one row). */
+static void rec_set(uint64_t dst, uint64_t width, uint64_t rows, uint64_t pitch, uint64_t stream)
 {
+    uint64_t bytes = width * rows;
     struct gm_tl_event e;
     fill_common(&e, GM_TL_SET, bytes, stream);
     e.dst = dst;
@@ -107,6 +133,7 @@ static void rec_set(uint64_t dst, uint64_t bytes, uint64_t stream)
     e.dst_alloc = d ? d->id : 0;
     gm_timeline_append(&gm_st.tl, &e);
     pthread_mutex_unlock(&gm_st.lock);
+    for (uint64_t y = 0; dst && y < rows; y++) gm_trace_copy(GM_COPY_SET, dst + y * pitch, 0, width);
 }
 
 /* Start address and length of one side of a 2D/3D copy descriptor. */
@@ -117,24 +144,41 @@ static uint64_t side_addr(CUmemorytype t, CUdeviceptr dev, const void *host, siz
     return base ? base + y * pitch + x : 0;
 }
 
+/* Traces rows of a 2D/3D copy: row r of each side starts pitch * r after
+ * its first. Copies from or to CUDA arrays are not linear memory: not traced. */
+static void trace_rows(int dir, CUmemorytype dt, uint64_t dst, uint64_t dpitch, CUmemorytype st,
+                       uint64_t src, uint64_t spitch, uint64_t width, uint64_t rows)
+{
+    if (dt == CU_MEMORYTYPE_ARRAY || st == CU_MEMORYTYPE_ARRAY || !dst || !src) return;
+    for (uint64_t r = 0; r < rows; r++) trace_copy(dir, dst + r * dpitch, src + r * spitch, width);
+}
+
 static void rec_copy2d(const CUDA_MEMCPY2D *c, uint64_t stream)
 {
     if (!c) return;
-    rec_copy(side_addr(c->dstMemoryType, c->dstDevice, c->dstHost, c->dstXInBytes, c->dstY,
-                       c->dstPitch),
-             side_addr(c->srcMemoryType, c->srcDevice, c->srcHost, c->srcXInBytes, c->srcY,
-                       c->srcPitch),
-             (uint64_t)c->WidthInBytes * c->Height, GM_DIR_UNKNOWN, stream);
+    uint64_t dst = side_addr(c->dstMemoryType, c->dstDevice, c->dstHost, c->dstXInBytes, c->dstY,
+                             c->dstPitch);
+    uint64_t src = side_addr(c->srcMemoryType, c->srcDevice, c->srcHost, c->srcXInBytes, c->srcY,
+                             c->srcPitch);
+    int dir = rec_copy(dst, src, (uint64_t)c->WidthInBytes * c->Height, GM_DIR_UNKNOWN, stream, 0);
+    trace_rows(dir, c->dstMemoryType, dst, c->dstPitch, c->srcMemoryType, src, c->srcPitch,
+               c->WidthInBytes, c->Height);
 }
 
+/* A 3D copy's rows: Height rows per slice, slices Height(dst/src) rows apart. */
 static void rec_copy3d(const CUDA_MEMCPY3D *c, uint64_t stream)
 {
     if (!c) return;
-    rec_copy(side_addr(c->dstMemoryType, c->dstDevice, c->dstHost, c->dstXInBytes,
-                       c->dstY + c->dstZ * c->dstHeight, c->dstPitch),
-             side_addr(c->srcMemoryType, c->srcDevice, c->srcHost, c->srcXInBytes,
-                       c->srcY + c->srcZ * c->srcHeight, c->srcPitch),
-             (uint64_t)c->WidthInBytes * c->Height * c->Depth, GM_DIR_UNKNOWN, stream);
+    uint64_t dst = side_addr(c->dstMemoryType, c->dstDevice, c->dstHost, c->dstXInBytes,
+                             c->dstY + c->dstZ * c->dstHeight, c->dstPitch);
+    uint64_t src = side_addr(c->srcMemoryType, c->srcDevice, c->srcHost, c->srcXInBytes,
+                             c->srcY + c->srcZ * c->srcHeight, c->srcPitch);
+    int dir = rec_copy(dst, src, (uint64_t)c->WidthInBytes * c->Height * c->Depth, GM_DIR_UNKNOWN,
+                       stream, 0);
+    for (size_t z = 0; z < c->Depth; z++)
+        trace_rows(dir, c->dstMemoryType, dst + z * c->dstHeight * c->dstPitch, c->dstPitch,
+                   c->srcMemoryType, src + z * c->srcHeight * c->srcPitch, c->srcPitch,
+                   c->WidthInBytes, c->Height);
 }
 
 #define P(type) ((const type *)cb->functionParams)
@@ -179,43 +223,43 @@ static int driver_copy(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     switch (cbid) {
     CASE2(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds)
         rec_copy(P(cuMemcpyHtoD_v2_params)->dstDevice, S(P(cuMemcpyHtoD_v2_params)->srcHost),
-                 P(cuMemcpyHtoD_v2_params)->ByteCount, GM_DIR_H2D, 0);
+                 P(cuMemcpyHtoD_v2_params)->ByteCount, GM_DIR_H2D, 0, 1);
         return 1;
     CASE2(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz)
         rec_copy(P(cuMemcpyHtoDAsync_v2_params)->dstDevice, S(P(cuMemcpyHtoDAsync_v2_params)->srcHost),
                  P(cuMemcpyHtoDAsync_v2_params)->ByteCount, GM_DIR_H2D,
-                 S(P(cuMemcpyHtoDAsync_v2_params)->hStream));
+                 S(P(cuMemcpyHtoDAsync_v2_params)->hStream), 1);
         return 1;
     CASE2(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds)
         rec_copy(S(P(cuMemcpyDtoH_v2_params)->dstHost), P(cuMemcpyDtoH_v2_params)->srcDevice,
-                 P(cuMemcpyDtoH_v2_params)->ByteCount, GM_DIR_D2H, 0);
+                 P(cuMemcpyDtoH_v2_params)->ByteCount, GM_DIR_D2H, 0, 1);
         return 1;
     CASE2(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz)
         rec_copy(S(P(cuMemcpyDtoHAsync_v2_params)->dstHost), P(cuMemcpyDtoHAsync_v2_params)->srcDevice,
                  P(cuMemcpyDtoHAsync_v2_params)->ByteCount, GM_DIR_D2H,
-                 S(P(cuMemcpyDtoHAsync_v2_params)->hStream));
+                 S(P(cuMemcpyDtoHAsync_v2_params)->hStream), 1);
         return 1;
     CASE2(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds)
         rec_copy(P(cuMemcpyDtoD_v2_params)->dstDevice, P(cuMemcpyDtoD_v2_params)->srcDevice,
-                 P(cuMemcpyDtoD_v2_params)->ByteCount, GM_DIR_D2D, 0);
+                 P(cuMemcpyDtoD_v2_params)->ByteCount, GM_DIR_D2D, 0, 1);
         return 1;
     CASE2(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz)
         rec_copy(P(cuMemcpyDtoDAsync_v2_params)->dstDevice, P(cuMemcpyDtoDAsync_v2_params)->srcDevice,
                  P(cuMemcpyDtoDAsync_v2_params)->ByteCount, GM_DIR_D2D,
-                 S(P(cuMemcpyDtoDAsync_v2_params)->hStream));
+                 S(P(cuMemcpyDtoDAsync_v2_params)->hStream), 1);
         return 1;
     CASE2(cuMemcpy, cuMemcpy_ptds)
         rec_copy(P(cuMemcpy_params)->dst, P(cuMemcpy_params)->src, P(cuMemcpy_params)->ByteCount,
-                 GM_DIR_UNKNOWN, 0);
+                 GM_DIR_UNKNOWN, 0, 1);
         return 1;
     CASE2(cuMemcpyAsync, cuMemcpyAsync_ptsz)
         rec_copy(P(cuMemcpyAsync_params)->dst, P(cuMemcpyAsync_params)->src,
                  P(cuMemcpyAsync_params)->ByteCount, GM_DIR_UNKNOWN,
-                 S(P(cuMemcpyAsync_params)->hStream));
+                 S(P(cuMemcpyAsync_params)->hStream), 1);
         return 1;
     CASE2(cuMemcpyPeer, cuMemcpyPeer_ptds)
         rec_copy(P(cuMemcpyPeer_params)->dstDevice, P(cuMemcpyPeer_params)->srcDevice,
-                 P(cuMemcpyPeer_params)->ByteCount, GM_DIR_D2D, 0);
+                 P(cuMemcpyPeer_params)->ByteCount, GM_DIR_D2D, 0, 1);
         return 1;
     CASE2(cuMemcpy2D_v2, cuMemcpy2D_v2_ptds)
     CASE2(cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds)
@@ -256,10 +300,10 @@ static int driver_set(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     if (two_d) {
         const cuMemsetD2D8Async_params *p = P(cuMemsetD2D8Async_params);
-        rec_set(p->dstDevice, (uint64_t)p->Width * p->Height * el, async ? S(p->hStream) : 0);
+        rec_set(p->dstDevice, (uint64_t)p->Width * el, p->Height, p->dstPitch, async ? S(p->hStream) : 0);
     } else {
         const cuMemsetD8Async_params *p = P(cuMemsetD8Async_params);
-        rec_set(p->dstDevice, (uint64_t)p->N * el, async ? S(p->hStream) : 0);
+        rec_set(p->dstDevice, (uint64_t)p->N * el, 1, 0, async ? S(p->hStream) : 0);
     }
     return 1;
 }
@@ -313,19 +357,19 @@ void gm_on_runtime_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         break;
     RCASE2(cudaMemcpy_v3020, cudaMemcpy_ptds_v7000)
         rec_copy(S(P(cudaMemcpy_v3020_params)->dst), S(P(cudaMemcpy_v3020_params)->src),
-                 P(cudaMemcpy_v3020_params)->count, kind_dir(P(cudaMemcpy_v3020_params)->kind), 0);
+                 P(cudaMemcpy_v3020_params)->count, kind_dir(P(cudaMemcpy_v3020_params)->kind), 0, 1);
         break;
     RCASE2(cudaMemcpyAsync_v3020, cudaMemcpyAsync_ptsz_v7000)
         rec_copy(S(P(cudaMemcpyAsync_v3020_params)->dst), S(P(cudaMemcpyAsync_v3020_params)->src),
                  P(cudaMemcpyAsync_v3020_params)->count, kind_dir(P(cudaMemcpyAsync_v3020_params)->kind),
-                 S(P(cudaMemcpyAsync_v3020_params)->stream));
+                 S(P(cudaMemcpyAsync_v3020_params)->stream), 1);
         break;
     RCASE2(cudaMemset_v3020, cudaMemset_ptds_v7000)
-        rec_set(S(P(cudaMemset_v3020_params)->devPtr), P(cudaMemset_v3020_params)->count, 0);
+        rec_set(S(P(cudaMemset_v3020_params)->devPtr), P(cudaMemset_v3020_params)->count, 1, 0, 0);
         break;
     RCASE2(cudaMemsetAsync_v3020, cudaMemsetAsync_ptsz_v7000)
-        rec_set(S(P(cudaMemsetAsync_v3020_params)->devPtr), P(cudaMemsetAsync_v3020_params)->count,
-                S(P(cudaMemsetAsync_v3020_params)->stream));
+        rec_set(S(P(cudaMemsetAsync_v3020_params)->devPtr), P(cudaMemsetAsync_v3020_params)->count, 1,
+                0, S(P(cudaMemsetAsync_v3020_params)->stream));
         break;
     default:
         break;

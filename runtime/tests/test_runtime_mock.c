@@ -23,6 +23,7 @@
 #include <time.h>
 #include "gpumem/alloctab.h"
 #include "gpumem/runtime.h"
+#include "gpumem/trace.h"
 
 void mock_cuda_define_global(const char *name, size_t size);
 void *mock_cuda_global(const char *name);
@@ -83,6 +84,43 @@ static void kernel_allocations(void)
     }
 }
 
+/* What the trace handler does when the module's ring pointer is set (a
+ * module built with --trace tables): TRACE_RECS fully coalesced 4-byte
+ * loads of warps at 0x10000000 + 128 i, with the reservation protocol of
+ * gpumem/trace.h (one "warp" at a time, so no atomics are needed). */
+enum { TRACE_RECS = 3 };
+
+static void kernel_trace(void)
+{
+    struct gm_trace_buf **bp = mock_cuda_global("gm_trace_buf__" MODID);
+    struct gm_trace_buf *b = bp ? *bp : NULL;
+    uint32_t *module = mock_cuda_global("gm_trace_module__" MODID);
+    for (uint32_t i = 0; b && i < TRACE_RECS; i++) {
+        b->records++;
+        if (b->max_records && b->records > b->max_records) continue;
+        while (b->write_index + 1 > b->read_index + b->capacity) {
+            if (b->mode == GM_TRACE_MODE_DROP) break;
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);   /* back-pressure: the drain thread frees slots */
+        }
+        if (b->write_index + 1 > __atomic_load_n(&b->read_index, __ATOMIC_ACQUIRE) + b->capacity) {
+            b->dropped++;
+            continue;
+        }
+        uint64_t w = b->write_index++;
+        struct gm_trace_rec *r = (void *)((char *)b + GM_TRACE_BUF_HDR_SIZE + (w % b->capacity) * GM_TRACE_REC_SIZE);
+        memset(r, 0, sizeof *r);
+        r->base = 0x10000000 + 128 * i;
+        r->active = 0xffffffffu;
+        r->module = (uint16_t)*module;
+        r->width = 4;
+        r->kind = GM_TRACE_LOAD;
+        r->space = 1;
+        for (int k = 0; k < 32; k++) r->delta[k] = 4 * k;
+        __atomic_store_n(&r->commit, (uint32_t)(w + 1), __ATOMIC_RELEASE);
+    }
+}
+
 /* The kernel, run in stream order (MOCK_ASYNC: when something waits for
  * it): one count per warp at sites 0,1,2 and 4, on "SM" w % 132, through
  * the counter pointer as it is when the kernel runs. */
@@ -97,6 +135,7 @@ static void kernel(void *arg)
         for (unsigned s = 0; s < NSITES; s++)
             if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
     kernel_allocations();
+    kernel_trace();
 }
 
 static CUstream launch_stream(CUpti_CallbackId id, const void *params)
@@ -178,6 +217,8 @@ static void load_module(const char *cubin)
     mock_cuda_define_global("gm_counters__memops__" MODID, 8);
     mock_cuda_define_global("__gm_replica_mask__" MODID, 4);
     mock_cuda_define_global("gm_alloctab__allocations__" MODID, sizeof(struct gm_alloctab));
+    mock_cuda_define_global("gm_trace_buf__" MODID, 8);
+    mock_cuda_define_global("gm_trace_module__" MODID, 4);
     CUpti_ModuleResourceData md = {.moduleId = 1, .cubinSize = n, .pCubin = img};
     CUpti_ResourceData rd = {.context = CTX, .resourceDescriptor = &md};
     mock_cupti_fire(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);
@@ -372,11 +413,12 @@ static void streams(void)
  * and the driver API's callbacks, as cudaLaunchKernel delivers them. */
 static void bench(void)
 {
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     enum { LAUNCHES = 20000 };
     cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 64, .gridDimY = 1, .gridDimZ = 1,
                                 .blockDimX = 256, .blockDimY = 1, .blockDimZ = 1, .hStream = (CUstream)0x101};
     g_warps = 1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < LAUNCHES; i++) {
         int ret = 0;
@@ -388,8 +430,43 @@ static void bench(void)
         mock_cupti_fire(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &rt);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / LAUNCHES;
+    double cpu = ((double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec)) / LAUNCHES;
     fprintf(stderr, "test: runtime host cost %.0f ns per launch (%d launches)\n", ns, LAUNCHES);
+    fprintf(stderr, "test: launching thread's CPU time %.0f ns per launch\n", cpu);
+}
+
+/* Copies around a traced launch (run with a --trace site table): a pitched
+ * 2D copy into B (3 rows of 16 bytes, 64 apart), an asynchronous
+ * device-to-host copy, a launch, then a 2D memset (2 rows of 8 x 4 bytes,
+ * 256 apart) and a runtime-API memcpy with no driver call inside. */
+static void copies(void)
+{
+    static char host[256];
+    CUDA_MEMCPY2D c2 = {.srcMemoryType = CU_MEMORYTYPE_HOST, .srcHost = host, .srcPitch = 16,
+                        .dstMemoryType = CU_MEMORYTYPE_DEVICE, .dstDevice = 0x20000000,
+                        .dstXInBytes = 8, .dstY = 1, .dstPitch = 64, .WidthInBytes = 16, .Height = 3};
+    cuMemcpy2D_v2_params p2 = {.pCopy = &c2};
+    DRV(cuMemcpy2D_v2, &p2, NULL);
+    cuMemcpyDtoHAsync_v2_params dh = {.dstHost = host, .srcDevice = 0x20000000, .ByteCount = 100,
+                                      .hStream = (CUstream)0x101};
+    DRV(cuMemcpyDtoHAsync_v2, &dh, NULL);
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    mock_cuda_sync_all();
+    mock_cuda_hold(1);      /* MOCK_ASYNC: the drain thread cannot run stream work meanwhile */
+    DRV(cuLaunchKernel, &lk, VECADD);
+    printf("test: traced launch left %ld stream operations queued\n", mock_cuda_pending());
+    mock_cuda_hold(0);
+    cuMemsetD2D32_v2_params m2 = {.dstDevice = 0x20000400, .dstPitch = 256, .ui = 7, .Width = 8, .Height = 2};
+    DRV(cuMemsetD2D32_v2, &m2, NULL);
+    cudaMemcpy_v3020_params rc = {.dst = (void *)0x20001000, .src = host, .count = 32,
+                                  .kind = cudaMemcpyHostToDevice};
+    api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, "cudaMemcpy", &rc, NULL);
+    /* the program synchronises before it ends (MOCK_ASYNC runs stream work
+     * only when something waits; on a GPU kernels finish by themselves) */
+    mock_cuda_sync_all();
 }
 
 /* Launches from two lines of one function (same stack depth, same API):
@@ -470,6 +547,7 @@ int main(int argc, char **argv)
         SHOW(cuStreamWaitEvent); SHOW(cuGetErrorString);
     }
     if (!strcmp(argv[2], "sites")) sites();
+    if (!strcmp(argv[2], "trace")) copies();
     if (!strcmp(argv[2], "bigshm")) bigshm();
     if (getenv("MOCK_NATIVE")) {
         mock_cuda_sync_all();

@@ -4,7 +4,8 @@
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
 # Usage: tests/gpu/all.sh SUITE... (examples kat runtime link select trace driver pass
-#        overhead ncu-trace ncu-compare sim-scaling sim-trace alloc-spmv loopinv large;
+#        overhead ncu-trace ncu-compare sim-scaling sim-trace alloc-spmv loopinv large
+#        trace-capture;
 #        default: the correctness suites)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,7 @@ for s in $suites; do
   examples) sh tests/gpu/run.sh ;;
   kat)      WITH_NCU=1 sh tests/gpu/kat/run.sh ;;
   trace)    sh tests/gpu/trace/run.sh ;;
+  trace-capture) OUT="$out" sh bench/trace/run.sh ;;
   ncu-trace) sh tests/gpu/trace/ncu.sh ;;
   ncu-compare) OUT="$out" sh tests/gpu/ncu_compare.sh ;;
   overhead) sh bench/overhead.sh ;;

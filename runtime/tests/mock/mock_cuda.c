@@ -405,3 +405,41 @@ MOCK_API CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 MOCK_API CUresult cuEventDestroy(CUevent e) { g_events--; free(e); return CUDA_SUCCESS; }
 MOCK_API CUresult cuCtxPushCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
 MOCK_API CUresult cuCtxPopCurrent(CUcontext *c) { *c = (CUcontext)0x10; return CUDA_SUCCESS; }
+/* ---- what the tracer (runtime/trace/trace_cuda.c) resolves besides ---- */
+MOCK_API CUresult cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+MOCK_API CUresult cuCtxGetStreamPriorityRange(int *lo, int *hi) { *lo = 0; *hi = -1; return CUDA_SUCCESS; }
+MOCK_API CUresult cuStreamCreateWithPriority(CUstream *s, unsigned f, int p)
+{
+    static uintptr_t next = 0x900;
+    (void)f; (void)p;
+    pthread_mutex_lock(&g_mu);
+    *s = (CUstream)next++;
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuStreamDestroy(CUstream s) { (void)s; return CUDA_SUCCESS; }
+MOCK_API CUresult cuMemHostAlloc(void **p, size_t n, unsigned f)
+{
+    (void)f;
+    return cuMemAllocHost(p, n);
+}
+MOCK_API CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st)
+{
+    pthread_mutex_lock(&g_mu);
+    enqueue(st, (struct op){.kind = OP_COPY, .dst = (void *)(uintptr_t)d, .src = s, .n = n});
+    pthread_mutex_unlock(&g_mu);
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+    (void)a; (void)f;
+    *v = 0;
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuKernelGetAttribute(int *v, CUfunction_attribute a, CUkernel k, CUdevice d)
+{
+    (void)a; (void)k; (void)d;
+    *v = 0;
+    return CUDA_SUCCESS;
+}
+MOCK_API CUresult cuGetErrorName(CUresult r, const char **s) { (void)r; *s = "CUDA_ERROR_MOCK"; return CUDA_SUCCESS; }

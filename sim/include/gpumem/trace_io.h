@@ -60,6 +60,17 @@ int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_laun
 int gm_trace_writer_copy(struct gm_trace_writer *w, const struct gm_trace_copy *c);
 int gm_trace_writer_records(struct gm_trace_writer *w, const struct gm_access *a, size_t n);
 int gm_trace_writer_end_launch(struct gm_trace_writer *w, uint64_t dropped);
+/* Records coded apart (e.g. by several threads, one coder each) and
+ * appended in order: a coder makes one RECORDS section of n records
+ * (1..GM_TRACE_BLOCK_RECORDS), valid in sec and len until its next call,
+ * and returns NULL or why not; gm_trace_writer_coded appends such a
+ * section, holding n records, to the launch in progress. */
+struct gm_trace_coder;
+struct gm_trace_coder *gm_trace_coder_new(void);
+void gm_trace_coder_free(struct gm_trace_coder *c);
+const char *gm_trace_coder_records(struct gm_trace_coder *c, const struct gm_access *a, size_t n,
+                                   const void **sec, size_t *len);
+int gm_trace_writer_coded(struct gm_trace_writer *w, const void *sec, size_t len, size_t n);
 /* Writes the end marker and closes; frees w in every case. With err NULL
  * the file is abandoned without an end marker (readers will call it truncated). */
 int gm_trace_writer_close(struct gm_trace_writer *w, char *err, size_t errlen);

@@ -23,7 +23,7 @@ for f in "$cc" "$build/bin/gpumem-sim" "$build/lib/gpumem/handlers/trace.bc"; do
 done
 nm -D "$build/lib/libgpumem.so" >/dev/null 2>&1 && \
   strings "$build/lib/libgpumem.so" | grep -q GPUMEM_TRACE_FILE || \
-  echo "trace/build.sh: warning: libgpumem.so has no tracing (runtime/trace_*.c not integrated)" >&2
+  echo "trace/build.sh: warning: libgpumem.so has no tracing (runtime/trace/trace_*.c not integrated)" >&2
 dev=${GM_TRACE_DEVBUILD:-$root/.devbuild/trace}
 rm -rf "$dev"
 mkdir -p "$dev/bin" "$dev/lib" "$dev/log"
@@ -41,14 +41,17 @@ variant() { # NAME VARIANT SRC FLAGS...
   fi
 }
 
-for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu; do
+for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu "$root"/tests/gpu/trace/copies.cu; do
   n=$(basename "$src" .cu)
   variant "$n" trace "$src" --gm-analyses=trace
   variant "$n" off "$src" --gm-off
 done
+# capture-rate benchmark (bench/trace/run.sh)
+variant capture trace "$root/bench/trace/capture.cu" --gm-analyses=trace
+variant capture off "$root/bench/trace/capture.cu" --gm-off
 # cache-policy microbenchmarks (ncu.sh profiles the native build only)
 variant cachemb off "$root/tests/gpu/trace/cachemb.cu" --gm-off
-cp "$build/bin/gpumem-sim" "$dev/bin/"
+cp "$build/bin/gpumem-sim" "$build/runtime/tests/trace_events" "$build/bin/pipe_bench" "$dev/bin/"
 cp -P "$build"/lib/*.so* "$dev/lib/" 2>/dev/null
 for f in "$dev"/bin/* "$dev"/lib/*; do
   [ -f "$f" ] || continue

@@ -98,6 +98,23 @@ else result PASS "va_filter: kernel filter traced nothing"; fi
 GPUMEM_TRACE_KERNELS='vadd4' GPUMEM_TRACE_SAMPLE=2 trace va_sample vector_add.trace 65536 3
 expect va_sample "trace: 2 launches, 3072 records saved, 0 dropped" "filter vadd4, every 2nd of 4 launches"
 
+# 2b. copies and memsets between launches reach the trace in program
+#     order and the simulator passes them through L2 (copies.cu)
+trace copies copies.trace
+ran copies
+S='_Z7k_scalePKfPf'
+"$dev/bin/trace_events" "$work/copies.gmt" >"$work/copies.events" 2>&1
+if tr '\n' '|' <"$work/copies.events" | grep -Eq \
+  "copy h2d dst=0x[0-9a-f]+ src=0x[0-9a-f]+ bytes=1048576\|launch 0 $S\|.*end 0 records=16384 dropped=0\|copy set dst=0x[0-9a-f]+ src=0x0 bytes=1048576\|(copy h2d dst=0x[0-9a-f]+ src=0x[0-9a-f]+ bytes=256\|){4}launch 1 $S\|.*end 1 records=16384 dropped=0\|copy d2h dst=0x[0-9a-f]+ src=0x[0-9a-f]+ bytes=1048576\|eof"
+then result PASS "copies: h2d, launch 0, memset, 4 rows of a 2D copy, launch 1, d2h, in this order"
+else result FAIL "copies: events out of order or missing (see $work/copies.events)"; fi
+expect copies "$L 0 $S records=16384 dropped=0 .* l2_rd=32768 l2_rd_hit=32768 " "warm L2: launch 0 hits all the copy wrote"
+expect copies "$L 1 $S records=16384 dropped=0 .* l2_rd=32768 l2_rd_hit=32768 " "warm L2: launch 1 hits all the memset wrote"
+if "$dev/bin/gpumem-sim" --l2-launch=cold "$work/copies.gmt" 2>&1 | grep -Eq "^launch 0 .* l2_rd=32768 l2_rd_hit=0 "
+then result PASS "copies: cold L2: launch 0 misses every sector"
+else result FAIL "copies: cold L2 launch 0 not 32768 misses"; fi
+offline copies
+
 # 3. pointer chase: 1000 dependent loads of one thread per launch
 trace chase pointer_chase.trace 65536 33 1000 1
 ran chase

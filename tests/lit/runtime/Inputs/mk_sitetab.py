@@ -21,7 +21,8 @@ def strings():
               "gm_counters__memops__0123456789abcdef", "count",
               "__gm_replica_mask", "__gm_replica_mask__0123456789abcdef",
               "gm_alloctab__allocations", "gm_alloctab__allocations__0123456789abcdef",
-              "gm_trace_buf", "gm_trace_buf__0123456789abcdef"]:
+              "gm_trace_buf", "gm_trace_buf__0123456789abcdef",
+              "gm_trace_module", "gm_trace_module__0123456789abcdef"]:
         offs[s] = len(tab)
         tab += s.encode() + b"\0"
     return tab, offs
@@ -47,8 +48,9 @@ def build(corrupt, alloctab=False, trace=False):
     if alloctab:  # struct gm_alloctab (alloctab.h): 40 bytes
         globs.append((o["gm_alloctab__allocations"],
                       o["gm_alloctab__allocations__0123456789abcdef"], 0, 40, 0, 0))
-    if trace:  # a trace buffer pointer (trace.h GM_TRACE_BUF_SYM)
+    if trace:  # the trace handler's buffer pointer and module index (trace.h)
         globs.append((o["gm_trace_buf"], o["gm_trace_buf__0123456789abcdef"], 0, 8, 0, 0))
+        globs.append((o["gm_trace_module"], o["gm_trace_module__0123456789abcdef"], 0, 4, 0, 0))
     sites_off = HDR.size
     globals_off = sites_off + SITE.size * len(sites)
     strings_off = globals_off + GLOB.size * len(globs)
@@ -96,7 +98,7 @@ def main():
     ap.add_argument("--alloctab", action="store_true",
                     help="also list the allocations analysis' table global")
     ap.add_argument("--trace", action="store_true",
-                    help="also list a trace buffer global (the module is traced)")
+                    help="also list the trace analysis' buffer and module globals")
     ap.add_argument("-o", required=True)
     a = ap.parse_args()
     data = build(a.corrupt, a.alloctab, a.trace)

@@ -41,6 +41,9 @@ static int dump(const char *file)
     return got < 0;
 }
 
+static int to_alloc(void *c, const struct gm_trace_alloc *a) { return gm_trace_sink_alloc(c, a); }
+static int to_free(void *c, uint64_t base, uint64_t seq) { return gm_trace_sink_free(c, base, seq); }
+
 int main(int argc, char **argv)
 {
     struct gm_alloc_table t;
@@ -52,19 +55,20 @@ int main(int argc, char **argv)
         printf("error: %s\n", argc == 2 ? err : "usage: meta_test FILE");
         return 1;
     }
+    struct gm_trace_emit em = { .ctx = &s, .alloc = to_alloc, .free = to_free };
     gm_alloc_init(&t);
     gm_alloc_add(&t, 0x1000, 256, GM_ALLOC_DEVICE, 0);
     gm_alloc_add(&t, 0x2000, 512, GM_ALLOC_DEVICE, 0);
     gm_alloc_add(&t, 0x9000, 64, GM_ALLOC_DEVICE, 1);       /* other device */
     gm_alloc_add(&t, 0x7000, 64, GM_ALLOC_HOST, 0);         /* pinned host */
     gm_alloc_set_label(&t, 0x2000, "matrix B");
-    gm_trace_meta_allocs(&m, &s, &t, 0, 0);
+    gm_trace_meta_allocs(&m, &em, &t, 0, 0);
     launch(&s, 0);
     gm_alloc_remove(&t, 0x1000);
     gm_alloc_add(&t, 0x1000, 128, GM_ALLOC_DEVICE, 0);      /* address reused */
     gm_alloc_add(&t, 0x3000, 64, GM_ALLOC_MANAGED, 0);
     gm_alloc_remove(&t, 0x3000);                            /* never seen by a launch */
-    gm_trace_meta_allocs(&m, &s, &t, 0, 1);
+    gm_trace_meta_allocs(&m, &em, &t, 0, 1);
     launch(&s, 1);
     gm_trace_meta_free(&m);
     gm_alloc_destroy(&t);

@@ -122,7 +122,7 @@ int main(void)
                                           .grid = { 80, 1, 1 }, .block = { 256, 1, 1 },
                                           .stream = (CUstream)0x5, .modules = &reg,
                                           .allocs = &allocs };
-        g_buf = 0x5555;     /* a stale value: begin must set or clear it */
+        if (l == 0) g_buf = 0x5555;     /* a stale value: begin must set or clear it */
         int traced = gm_trace_launch_begin(&a);
         printf("launch %d: traced=%d buffer=%s module=%u\n", l, traced,
                g_buf == 0 ? "null" : g_buf == 0x5555 ? "stale" : "set", g_module);

@@ -44,6 +44,10 @@ static int parse_numbers(struct gm_trace_opts *o, const char *(*get)(const char 
     if ((s = get("GPUMEM_TRACE_MAX_RECORDS")) &&
         parse_u64("GPUMEM_TRACE_MAX_RECORDS", s, 0, UINT64_MAX, &o->max_records, err, errlen))
         return -1;
+    if ((s = get("GPUMEM_TRACE_THREADS"))) {
+        if (parse_u64("GPUMEM_TRACE_THREADS", s, 1, 32, &v, err, errlen)) return -1;
+        o->threads = (int)v;
+    }
     if ((s = get("GPUMEM_TRACE_BUFFER_MB"))) {
         if (parse_u64("GPUMEM_TRACE_BUFFER_MB", s, 1, 65536, &v, err, errlen)) return -1;
         o->buffer_bytes = v << 20;
@@ -102,7 +106,7 @@ static int parse_filter(struct gm_trace_opts *o, const char *(*get)(const char *
 int gm_trace_opts_parse(struct gm_trace_opts *o, const char *(*get)(const char *), char *err,
                         size_t errlen)
 {
-    *o = (struct gm_trace_opts){ .online = 1, .sample = 1, .buffer_bytes = 64ull << 20,
+    *o = (struct gm_trace_opts){ .online = -1, .sample = 1, .buffer_bytes = 64ull << 20,
                                  .mode = GM_TRACE_MODE_BLOCK, .spin_limit = 50000000u };
     strcpy(o->sim_preset, "h100");
     snprintf(err, errlen, "out of memory");
@@ -111,6 +115,8 @@ int gm_trace_opts_parse(struct gm_trace_opts *o, const char *(*get)(const char *
         gm_trace_opts_free(o);
         return -1;
     }
+    /* a saved trace is simulated offline (gpumem-sim --threads N) unless asked */
+    if (o->online < 0) o->online = !o->file || o->sim_out;
     if (err && errlen) err[0] = 0;
     return 0;
 }

@@ -135,6 +135,24 @@ int gm_trace_sink_record(void *ctx, const struct gm_trace_rec *rec, const struct
     return 0;
 }
 
+int gm_trace_sink_coded(struct gm_trace_sink *s, const void *sec, size_t len,
+                        const struct gm_access *acc, size_t n)
+{
+    if (flush_batch(s)) return -1;      /* records given one by one come first */
+    if (s->w && gm_trace_writer_coded(s->w, sec, len, n))
+        return sink_fail(s, "writing records", gm_trace_writer_error(s->w));
+    if (s->sim && acc) gm_sim_feed(s->sim, acc, n);
+    s->records += n;
+    return 0;
+}
+
+int gm_trace_sink_simulates(const struct gm_trace_sink *s) { return s->sim != NULL; }
+
+int gm_trace_sink_error(struct gm_trace_sink *s, const char *what, const char *why)
+{
+    return sink_fail(s, what, why);
+}
+
 int gm_trace_sink_end_launch(struct gm_trace_sink *s, uint64_t nrecords, uint64_t dropped)
 {
     struct gm_counts c = { 0 };

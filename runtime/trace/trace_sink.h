@@ -44,6 +44,14 @@ int gm_trace_sink_copy(struct gm_trace_sink *s, const struct gm_trace_copy *c);
 int gm_trace_sink_launch(struct gm_trace_sink *s, const struct gm_trace_launch *l);
 /* gm_trace_consume_fn: ctx is the sink. */
 int gm_trace_sink_record(void *ctx, const struct gm_trace_rec *rec, const struct gm_trace_ext *ext);
+/* A RECORDS section of n records coded apart (gm_trace_coder_records);
+ * acc: the same records decoded, for the online simulator (NULL: none). */
+int gm_trace_sink_coded(struct gm_trace_sink *s, const void *sec, size_t len,
+                        const struct gm_access *acc, size_t n);
+/* Nonzero when the sink simulates online (records must be decoded for it). */
+int gm_trace_sink_simulates(const struct gm_trace_sink *s);
+/* Records a failure that happened outside the sink (first one kept). */
+int gm_trace_sink_error(struct gm_trace_sink *s, const char *what, const char *why);
 /* nrecords and dropped (every record not saved) of the launch. */
 int gm_trace_sink_end_launch(struct gm_trace_sink *s, uint64_t nrecords, uint64_t dropped);
 /* Flushes the simulator's L2, prints the totals, closes the file. 0 or -1. */

@@ -5,7 +5,9 @@
  * not depend on CUDA, so it is unit-tested anywhere.
  *
  *   GPUMEM_TRACE_FILE=PATH         save the trace (zstd file, gpumem-sim replays it)
- *   GPUMEM_TRACE_SIM=0|1           simulate online as the trace drains (default 1)
+ *   GPUMEM_TRACE_SIM=0|1           simulate online as the trace drains (default 1 without
+ *                                  GPUMEM_TRACE_FILE or with GPUMEM_TRACE_SIM_OUT, else 0)
+ *   GPUMEM_TRACE_THREADS=N         threads that code the trace, 1..32 (default cores - 2)
  *   GPUMEM_TRACE_SIM_PRESET=NAME   simulator preset (default h100)
  *   GPUMEM_TRACE_SIM_OUT=PATH      online simulation report (default stderr)
  *   GPUMEM_TRACE_KERNELS=REGEX     trace launches of kernels whose (mangled) name matches
@@ -36,6 +38,7 @@ struct gm_trace_opts {
     uint64_t buffer_bytes;
     uint32_t mode;          /* GM_TRACE_MODE_* */
     uint32_t spin_limit;
+    int threads;            /* coding threads, 0: cores - 2 */
     struct gm_trace_kcount *counts;
 };
 

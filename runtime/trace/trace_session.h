@@ -13,6 +13,11 @@
  *                          gm_trace_launch_end();
  *   process exit (before the CUDA context goes away if possible):
  *                          gm_trace_shutdown();
+ *   a context is being destroyed (before it is gone):
+ *                          gm_trace_context_destroy(ctx);
+ *   every copy and memset the program makes (after it was issued; any
+ *   thread, no runtime lock held):
+ *                          gm_trace_copy(kind, dst, src, bytes);
  *   every API callback, first line:
  *                          if (gm_trace_internal()) return;
  */
@@ -42,9 +47,18 @@ int gm_trace_launch_begin(const struct gm_trace_launch_args *a);
 /* Waits for the traced kernel, drains the rest of its records, ends the
  * launch in the file and the simulator. No-op when nothing is traced. */
 void gm_trace_launch_end(void);
+/* A context is about to be destroyed: drains its traced launches (all
+ * launches in flight) while it still exists, and forgets its ring. */
+void gm_trace_context_destroy(CUcontext ctx);
 /* Stops the drain thread, prints the online report and the totals, closes
  * the trace file. Safe to call more than once. */
 void gm_trace_shutdown(void);
+/* A copy or memset the program issued (kind: GM_COPY_* of gpumem/trace_io.h;
+ * dst/src: the device or host addresses of its bytes; a memset's src is 0).
+ * Kept in program order and written before the next traced launch (COPY
+ * section), so the simulator passes it through L2 between the launches.
+ * Never blocks on a traced launch in progress. */
+void gm_trace_copy(int kind, uint64_t dst, uint64_t src, uint64_t bytes);
 /* Nonzero inside the tracer's own driver calls (callbacks should ignore them). */
 int gm_trace_internal(void);
 

@@ -16,7 +16,9 @@
 #define PIN_HDR 0u
 #define PIN_RI 64u
 #define PIN_SCRATCH 128u
-#define PIN_COMMITS 256u
+#define PIN_PTR 256u        /* the ring's address, then 8 zero bytes */
+#define PIN_MARKS 512u      /* GM_TRACE_MARKS header copies */
+#define PIN_SIZE (PIN_MARKS + GM_TRACE_MARKS * GM_TRACE_BUF_HDR_SIZE)
 
 static _Thread_local int t_internal;
 
@@ -35,6 +37,11 @@ static struct {
     CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
     CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
     CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+    CUresult (*EventCreate)(CUevent *, unsigned);
+    CUresult (*EventRecord)(CUevent, CUstream);
+    CUresult (*EventQuery)(CUevent);
+    CUresult (*EventDestroy)(CUevent);
+    CUresult (*StreamWaitEvent)(CUstream, CUevent, unsigned);
     CUresult (*KernelGetLibrary)(CUlibrary *, CUkernel);
     CUresult (*KernelGetFunction)(CUfunction *, CUkernel);
     CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
@@ -62,6 +69,11 @@ static const struct { const char *name; void **fn; } cu_syms[] = {
     { "cuMemcpyHtoDAsync_v2", (void **)&cu.MemcpyHtoDAsync },
     { "cuMemcpyDtoHAsync_v2", (void **)&cu.MemcpyDtoHAsync },
     { "cuMemsetD8Async", (void **)&cu.MemsetD8Async },
+    { "cuEventCreate", (void **)&cu.EventCreate },
+    { "cuEventRecord", (void **)&cu.EventRecord },
+    { "cuEventQuery", (void **)&cu.EventQuery },
+    { "cuEventDestroy_v2", (void **)&cu.EventDestroy },
+    { "cuStreamWaitEvent", (void **)&cu.StreamWaitEvent },
     { "cuKernelGetLibrary", (void **)&cu.KernelGetLibrary },
     { "cuKernelGetFunction", (void **)&cu.KernelGetFunction },
     { "cuLibraryGetGlobal", (void **)&cu.LibraryGetGlobal },
@@ -112,7 +124,28 @@ static int sync(struct gm_trace_dev *d)
     return CALL(cu.StreamSynchronize(d->stream)) == CUDA_SUCCESS ? 0 : -1;
 }
 
+static int dev_fail(struct gm_trace_dev *d, const char *what, char *err, size_t errlen)
+{
+    fail(gm__rc, what, err, errlen);
+    gm_trace_dev_close(d);
+    return -1;
+}
+
+/* The ring cleared (commit words 0) and its header set, synchronously. */
+static int dev_init_ring(struct gm_trace_dev *d, uint32_t mode, uint32_t spin_limit,
+                         uint64_t max_records)
+{
+    struct gm_trace_buf h = { .capacity = d->capacity, .mode = mode, .spin_limit = spin_limit,
+                              .max_records = max_records };
+    memcpy(d->pinned + PIN_HDR, &h, sizeof h);
+    if (CALL(cu.MemsetD8Async(d->buf, 0, GM_TRACE_BUF_HDR_SIZE + d->capacity * GM_TRACE_REC_SIZE,
+                              d->stream)) ||
+        CALL(cu.MemcpyHtoDAsync(d->buf, d->pinned + PIN_HDR, sizeof h, d->stream))) return -1;
+    return sync(d);
+}
+
 int gm_trace_dev_open(struct gm_trace_dev *d, CUcontext ctx, uint64_t capacity, uint64_t batch,
+                      uint32_t mode, uint32_t spin_limit, uint64_t max_records,
                       char *err, size_t errlen)
 {
     int lo = 0, hi = 0;
@@ -120,27 +153,33 @@ int gm_trace_dev_open(struct gm_trace_dev *d, CUcontext ctx, uint64_t capacity, 
     d->ctx = ctx;
     d->capacity = capacity;
     d->batch = batch < capacity ? batch : capacity;
-    size_t pin = PIN_COMMITS + d->batch * 4 + d->batch * GM_TRACE_REC_SIZE;
     if (CALL(cu.CtxGetDevice(&d->device))) return fail(gm__rc, "cuCtxGetDevice", err, errlen);
     if (CALL(cu.CtxGetStreamPriorityRange(&lo, &hi))) hi = 0;
     if (CALL(cu.StreamCreateWithPriority(&d->stream, CU_STREAM_NON_BLOCKING, hi)))
         return fail(gm__rc, "cuStreamCreateWithPriority", err, errlen);
-    if (CALL(cu.MemAlloc(&d->buf, GM_TRACE_BUF_HDR_SIZE + capacity * GM_TRACE_REC_SIZE))) {
-        fail(gm__rc, "cuMemAlloc of the trace buffer", err, errlen);
-        gm_trace_dev_close(d);
-        return -1;
-    }
-    if (CALL(cu.MemHostAlloc((void **)&d->pinned, pin, 0))) {
-        fail(gm__rc, "cuMemHostAlloc of the drain staging", err, errlen);
-        gm_trace_dev_close(d);
-        return -1;
-    }
-    d->dirty = capacity;    /* fresh memory: clear every commit word */
+    if (CALL(cu.MemAlloc(&d->buf, GM_TRACE_BUF_HDR_SIZE + capacity * GM_TRACE_REC_SIZE)))
+        return dev_fail(d, "cuMemAlloc of the trace buffer", err, errlen);
+    if (CALL(cu.MemHostAlloc((void **)&d->pinned, PIN_SIZE, 0)))
+        return dev_fail(d, "cuMemHostAlloc of the drain staging", err, errlen);
+    for (unsigned i = 0; i < GM_TRACE_STAGES; i++)
+        if (CALL(cu.MemHostAlloc((void **)&d->stage[i], d->batch * GM_TRACE_REC_SIZE, 0)))
+            return dev_fail(d, "cuMemHostAlloc of the drain staging", err, errlen);
+    for (unsigned i = 0; i < GM_TRACE_MARKS; i++)
+        if (CALL(cu.EventCreate(&d->ev[i], CU_EVENT_DISABLE_TIMING)))
+            return dev_fail(d, "cuEventCreate", err, errlen);
+    uint64_t ptr[2] = { (uint64_t)d->buf, 0 };
+    memcpy(d->pinned + PIN_PTR, ptr, sizeof ptr);
+    if (dev_init_ring(d, mode, spin_limit, max_records))
+        return dev_fail(d, "setting up the trace buffer", err, errlen);
     return 0;
 }
 
 void gm_trace_dev_close(struct gm_trace_dev *d)
 {
+    for (unsigned i = 0; i < GM_TRACE_MARKS; i++)
+        if (d->ev[i]) (void)CALL(cu.EventDestroy(d->ev[i]));
+    for (unsigned i = 0; i < GM_TRACE_STAGES; i++)
+        if (d->stage[i]) (void)CALL(cu.MemFreeHost(d->stage[i]));
     if (d->pinned) (void)CALL(cu.MemFreeHost(d->pinned));
     if (d->buf) (void)CALL(cu.MemFree(d->buf));
     if (d->stream) (void)CALL(cu.StreamDestroy(d->stream));
@@ -152,18 +191,39 @@ int gm_trace_dev_bind(struct gm_trace_dev *d)
     return CALL(cu.CtxSetCurrent(d->ctx)) == CUDA_SUCCESS ? 0 : -1;
 }
 
-int gm_trace_dev_arm(struct gm_trace_dev *d, uint32_t mode, uint32_t spin_limit,
-                     uint64_t max_records)
+int gm_trace_dev_begin(struct gm_trace_dev *d, CUstream stream, int after)
 {
-    struct gm_trace_buf h = { .capacity = d->capacity, .mode = mode, .spin_limit = spin_limit,
-                              .max_records = max_records };
-    uint64_t clear = d->dirty < d->capacity ? d->dirty : d->capacity;
-    memcpy(d->pinned + PIN_HDR, &h, sizeof h);
-    if (clear && CALL(cu.MemsetD8Async(d->buf + GM_TRACE_BUF_HDR_SIZE, 0,
-                                       clear * GM_TRACE_REC_SIZE, d->stream))) return -1;
-    if (CALL(cu.MemcpyHtoDAsync(d->buf, d->pinned + PIN_HDR, sizeof h, d->stream))) return -1;
-    d->dirty = 0;
-    return sync(d);
+    if (after >= 0 && CALL(cu.StreamWaitEvent(stream, d->ev[after], 0))) return -1;
+    _Static_assert(offsetof(struct gm_trace_buf, records) == offsetof(struct gm_trace_buf, dropped) + 8,
+                   "dropped and records are contiguous");
+    return CALL(cu.MemsetD8Async(d->buf + offsetof(struct gm_trace_buf, dropped), 0, 16, stream)) ? -1 : 0;
+}
+
+int gm_trace_dev_after(struct gm_trace_dev *d, CUstream stream, unsigned slot)
+{
+    return CALL(cu.StreamWaitEvent(stream, d->ev[slot], 0)) ? -1 : 0;
+}
+
+int gm_trace_dev_mark(struct gm_trace_dev *d, CUstream stream, unsigned slot)
+{
+    unsigned char *m = d->pinned + PIN_MARKS + (size_t)slot * GM_TRACE_BUF_HDR_SIZE;
+    if (CALL(cu.MemcpyDtoHAsync(m, d->buf, GM_TRACE_BUF_HDR_SIZE, stream))) return -1;
+    return CALL(cu.EventRecord(d->ev[slot], stream)) ? -1 : 0;
+}
+
+int gm_trace_dev_marked(struct gm_trace_dev *d, unsigned slot, struct gm_trace_buf *h)
+{
+    CUresult rc = CALL(cu.EventQuery(d->ev[slot]));
+    if (rc == CUDA_ERROR_NOT_READY) return 0;
+    if (rc != CUDA_SUCCESS) return -1;
+    memcpy(h, d->pinned + PIN_MARKS + (size_t)slot * GM_TRACE_BUF_HDR_SIZE, sizeof *h);
+    return 1;
+}
+
+int gm_trace_dev_point(struct gm_trace_dev *d, CUdeviceptr global, int on, CUstream stream)
+{
+    const unsigned char *v = d->pinned + PIN_PTR + (on ? 0 : 8);   /* never rewritten */
+    return CALL(cu.MemcpyHtoDAsync(global, v, 8, stream)) ? -1 : 0;
 }
 
 int gm_trace_dev_quiesce(struct gm_trace_dev *d)
@@ -176,15 +236,9 @@ int gm_trace_dev_quiesce(struct gm_trace_dev *d)
     return gm_trace_dev_write(d, d->buf + offsetof(struct gm_trace_buf, mode), &q, sizeof q);
 }
 
-int gm_trace_dev_wait(struct gm_trace_dev *d, CUstream launch_stream)
-{
-    (void)d;
-    return CALL(cu.StreamSynchronize(launch_stream)) == CUDA_SUCCESS ? 0 : -1;
-}
-
 int gm_trace_dev_write(struct gm_trace_dev *d, CUdeviceptr addr, const void *src, size_t n)
 {
-    if (n > PIN_COMMITS - PIN_SCRATCH) return -1;
+    if (n > PIN_PTR - PIN_SCRATCH) return -1;
     memcpy(d->pinned + PIN_SCRATCH, src, n);
     if (CALL(cu.MemcpyHtoDAsync(addr, d->pinned + PIN_SCRATCH, n, d->stream))) return -1;
     return sync(d);
@@ -198,7 +252,6 @@ static int op_header(void *dev, struct gm_trace_buf *out)
     if (CALL(cu.MemcpyDtoHAsync(d->pinned + PIN_HDR, d->buf, sizeof *out, d->stream)) || sync(d))
         return -1;
     memcpy(out, d->pinned + PIN_HDR, sizeof *out);
-    if (out->write_index > d->dirty) d->dirty = out->write_index;
     return 0;
 }
 
@@ -207,43 +260,27 @@ static CUdeviceptr slot_addr(const struct gm_trace_dev *d, uint64_t pos)
     return d->buf + GM_TRACE_BUF_HDR_SIZE + pos * GM_TRACE_REC_SIZE;
 }
 
-/* Commit words of n slots: the slots are copied whole (a plain 1D copy,
- * which the copy engines run while the kernel runs; a strided 2D copy
- * might not be) and their commit words picked out. */
-static int op_commits(void *dev, uint64_t pos, uint64_t n, uint32_t *out)
-{
-    struct gm_trace_dev *d = dev;
-    unsigned char *stage = d->pinned + PIN_COMMITS + d->batch * 4;
-    if (n > d->batch) return -1;
-    if (CALL(cu.MemcpyDtoHAsync(stage, slot_addr(d, pos), n * GM_TRACE_REC_SIZE, d->stream)) ||
-        sync(d)) return -1;
-    for (uint64_t i = 0; i < n; i++)
-        memcpy(&out[i], stage + i * GM_TRACE_REC_SIZE + offsetof(struct gm_trace_rec, commit), 4);
-    return 0;
-}
-
+/* out is one of the pinned staging buffers: the copy engine writes it
+ * directly (a plain 1D copy, which runs while kernels run). */
 static int op_slots(void *dev, uint64_t pos, uint64_t n, void *out)
 {
     struct gm_trace_dev *d = dev;
-    unsigned char *stage = d->pinned + PIN_COMMITS + d->batch * 4;
-    if (n > d->batch) return -1;
-    if (CALL(cu.MemcpyDtoHAsync(stage, slot_addr(d, pos), n * GM_TRACE_REC_SIZE, d->stream)) ||
+    if (CALL(cu.MemcpyDtoHAsync(out, slot_addr(d, pos), n * GM_TRACE_REC_SIZE, d->stream)) ||
         sync(d)) return -1;
-    memcpy(out, stage, n * GM_TRACE_REC_SIZE);
     return 0;
 }
 
+/* Not waited for: the next read on the same stream (always before the
+ * pinned word is rewritten) orders it. */
 static int op_read_index(void *dev, uint64_t ri)
 {
     struct gm_trace_dev *d = dev;
     memcpy(d->pinned + PIN_RI, &ri, sizeof ri);
-    if (CALL(cu.MemcpyHtoDAsync(d->buf + offsetof(struct gm_trace_buf, read_index),
-                                d->pinned + PIN_RI, sizeof ri, d->stream))) return -1;
-    return sync(d);
+    return CALL(cu.MemcpyHtoDAsync(d->buf + offsetof(struct gm_trace_buf, read_index),
+                                   d->pinned + PIN_RI, sizeof ri, d->stream)) ? -1 : 0;
 }
 
-const struct gm_trace_dev_ops gm_trace_cuda_ops = { op_header, op_commits, op_slots,
-                                                    op_read_index };
+const struct gm_trace_dev_ops gm_trace_cuda_ops = { op_header, op_slots, op_read_index };
 
 /* ---- module globals and descriptions ---- */
 

@@ -38,7 +38,7 @@ static struct gm_trace_site *sites_of(const struct gm_rt_sitetab *t)
     return v;
 }
 
-long gm_trace_meta_module(struct gm_trace_meta *m, struct gm_trace_sink *s,
+long gm_trace_meta_module(struct gm_trace_meta *m, const struct gm_trace_emit *em,
                           const struct gm_rt_sitetab *t)
 {
     struct gm_trace_modidx *e;
@@ -49,8 +49,8 @@ long gm_trace_meta_module(struct gm_trace_meta *m, struct gm_trace_sink *s,
         free(sites);
         return -1;
     }
-    int rc = gm_trace_sink_module(s, t->modid, gm_sitetab_str(t, t->hdr->source_str),
-                                  t->hdr->nsites, sites);
+    int rc = em->module(em->ctx, t->modid, gm_sitetab_str(t, t->hdr->source_str),
+                        t->hdr->nsites, sites);
     free(sites);
     if (rc) {
         free(e);
@@ -62,7 +62,7 @@ long gm_trace_meta_module(struct gm_trace_meta *m, struct gm_trace_sink *s,
     return e->index;
 }
 
-static int emit_alloc(struct gm_trace_meta *m, struct gm_trace_sink *s, struct gm_alloc *a,
+static int emit_alloc(struct gm_trace_meta *m, const struct gm_trace_emit *em, struct gm_alloc *a,
                       uint64_t seq)
 {
     struct gm_trace_alloc ta = { .base = a->base, .size = a->size, .alloc_seq = seq,
@@ -76,25 +76,25 @@ static int emit_alloc(struct gm_trace_meta *m, struct gm_trace_sink *s, struct g
         m->live = v;
         m->cap = cap;
     }
-    if (gm_trace_sink_alloc(s, &ta)) return -1;
+    if (em->alloc(em->ctx, &ta)) return -1;
     m->live[m->nlive++] = a;
     return 0;
 }
 
-int gm_trace_meta_allocs(struct gm_trace_meta *m, struct gm_trace_sink *s,
+int gm_trace_meta_allocs(struct gm_trace_meta *m, const struct gm_trace_emit *em,
                          const struct gm_alloc_table *t, int device, uint64_t seq)
 {
     int rc = 0;
     for (size_t i = 0; i < m->nlive;) {       /* frees first: an address may be reused */
         struct gm_alloc *a = m->live[i];
         if (a->live) { i++; continue; }
-        rc |= gm_trace_sink_free(s, a->base, seq);
+        rc |= em->free(em->ctx, a->base, seq);
         m->live[i] = m->live[--m->nlive];
     }
     for (; t && m->seen < t->n; m->seen++) {
         struct gm_alloc *a = t->all[m->seen];
         if (a && a->live && a->device == device && a->kind != GM_ALLOC_HOST)
-            rc |= emit_alloc(m, s, a, seq);
+            rc |= emit_alloc(m, em, a, seq);
     }
     return rc ? -1 : 0;
 }
