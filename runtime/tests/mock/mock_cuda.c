@@ -430,12 +430,6 @@ MOCK_API CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUst
     pthread_mutex_unlock(&g_mu);
     return CUDA_SUCCESS;
 }
-MOCK_API CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
-{
-    (void)a; (void)f;
-    *v = 0;
-    return CUDA_SUCCESS;
-}
 MOCK_API CUresult cuKernelGetAttribute(int *v, CUfunction_attribute a, CUkernel k, CUdevice d)
 {
     (void)a; (void)k; (void)d;
