@@ -140,6 +140,7 @@ int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err 
         if (run_inliner(m, e) < 0)
             return -1;
     delete_dead(m);
+    gm_ool_tidy(m);
     return 0;
 }
 
