@@ -9,7 +9,8 @@
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
 ; small kernel inlines all its loop sites if they are at most 3, else none);
 ; the out-of-line copy holds the handler specialised for its info word and
-; its GM_SLOW helpers inlined; helpers only dead code called are deleted.
+; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
+; loop site calls a copy of its GM_SLOW helper specialised for its info word.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
@@ -38,7 +39,7 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: %gm.acc = alloca
 ; CHECK: body:
 ; CHECK-NOT: gm_ool__
-; CHECK: call {{.*}}co_keyed
+; CHECK: call { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 3, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
 ; CHECK: load i32
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
@@ -131,5 +132,10 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
+; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
+; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
+; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret { i32, i32, i32 }
 ; CHECK: attributes #[[ATTR]] = { noinline }
 ; NONE-NOT: co_keyed
