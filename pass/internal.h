@@ -144,12 +144,6 @@ int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
-#define GM_OOL_MAXP 12                /* parameters of a copy, at most */
-LLVMValueRef gm_ool_rebuild(LLVMModuleRef m, LLVMValueRef f, const int *live, LLVMValueRef *x,
-                            unsigned nx);
-LLVMValueRef gm_ool_drop_dead_params(LLVMModuleRef m, LLVMValueRef f);
-char *gm_ool_body_text(LLVMValueRef f);   /* malloc'd IR text without the name */
-void gm_ool_merge_constants(LLVMModuleRef m);   /* oolmerge.c */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */
 void gm_specialise_slow_calls(LLVMModuleRef m);      /* slowspec.c */
 uint64_t gm_demanded_arg_bits(LLVMValueRef f, unsigned i);   /* infobits.c */

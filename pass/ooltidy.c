@@ -22,10 +22,8 @@ static int is_copy(LLVMValueRef f)
     return !LLVMIsDeclaration(f) && gm_starts_with(LLVMGetValueName2(f, &n), GM_OOL_PREFIX);
 }
 
-/* Rewrites every call of f as a call of nf with the arguments live[] keeps
- * and the constants x[0..nx). */
-static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np,
-                   LLVMValueRef *x, unsigned nx)
+/* Rewrites every call of f as a call of nf with the arguments live[] keeps. */
+static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -34,35 +32,46 @@ static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np
         LLVMValueRef call = LLVMGetUser(u);
         if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f)
             abort(); /* only the pass calls copies, and only directly */
-        LLVMValueRef a[GM_OOL_MAXP];
+        LLVMValueRef a[8];
         unsigned k = 0;
         for (unsigned i = 0; i < np; i++)
             if (live[i])
                 a[k++] = LLVMGetOperand(call, i);
-        for (unsigned i = 0; i < nx; i++)
-            a[k++] = x[i];
         LLVMPositionBuilderBefore(b, call);
         LLVMValueRef c = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, a, k, "");
         LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(call));
-        if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
-            LLVMReplaceAllUsesWith(call, c);
         LLVMInstructionEraseFromParent(call);
     }
     LLVMDisposeBuilder(b);
 }
 
-LLVMValueRef gm_ool_rebuild(LLVMModuleRef m, LLVMValueRef f, const int *live, LLVMValueRef *x,
-                            unsigned nx)
+/* Dead code the inlining left (e.g. what only a memory intrinsic's
+ * length needed): removed, so the parameters it read become unread. */
+static void clean(LLVMValueRef f)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPassesOnFunction(f, GM_OOL_CLEAN, NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (err)
+        LLVMConsumeError(err); /* the copy stays as it is: correct, larger */
+}
+
+/* Copy f without its unread parameters (f itself when all are read). */
+static LLVMValueRef drop_dead_params(LLVMModuleRef m, LLVMValueRef f)
 {
     unsigned np = LLVMCountParams(f), k = 0;
-    LLVMTypeRef t[GM_OOL_MAXP];
-    if (np + nx > GM_OOL_MAXP)
-        abort();
-    for (unsigned i = 0; i < np; i++)
+    int live[8];
+    LLVMTypeRef t[8];
+    if (np > 8)
+        return f;
+    for (unsigned i = 0; i < np; i++) {
+        LLVMValueRef p = LLVMGetParam(f, i);
+        live[i] = LLVMGetFirstUse(p) != NULL;
         if (live[i])
-            t[k++] = LLVMTypeOf(LLVMGetParam(f, i));
-    for (unsigned i = 0; i < nx; i++)
-        t[k++] = LLVMTypeOf(x[i]);
+            t[k++] = LLVMTypeOf(p);
+    }
+    if (k == np)
+        return f;
     LLVMTypeRef ft = LLVMGlobalGetValueType(f);
     LLVMValueRef nf = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(ft), t, k, 0));
     LLVMSetLinkage(nf, LLVMGetLinkage(f));
@@ -82,7 +91,7 @@ LLVMValueRef gm_ool_rebuild(LLVMModuleRef m, LLVMValueRef f, const int *live, LL
     for (unsigned i = 0, j = 0; i < np; i++)
         if (live[i])
             LLVMReplaceAllUsesWith(LLVMGetParam(f, i), LLVMGetParam(nf, j++));
-    recall(f, nf, live, np, x, nx);
+    recall(f, nf, live, np);
     size_t n = 0;
     const char *old = LLVMGetValueName2(f, &n);
     char *name = gm_strdup(old, n);
@@ -92,31 +101,8 @@ LLVMValueRef gm_ool_rebuild(LLVMModuleRef m, LLVMValueRef f, const int *live, LL
     return nf;
 }
 
-/* Dead code the inlining left (e.g. what only a memory intrinsic's
- * length needed): removed, so the parameters it read become unread. */
-static void clean(LLVMValueRef f)
-{
-    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPassesOnFunction(f, GM_OOL_CLEAN, NULL, o);
-    LLVMDisposePassBuilderOptions(o);
-    if (err)
-        LLVMConsumeError(err); /* the copy stays as it is: correct, larger */
-}
-
-/* Copy f without its unread parameters (f itself when all are read). */
-LLVMValueRef gm_ool_drop_dead_params(LLVMModuleRef m, LLVMValueRef f)
-{
-    unsigned np = LLVMCountParams(f), k = 0;
-    int live[GM_OOL_MAXP];
-    if (np > GM_OOL_MAXP)
-        return f;
-    for (unsigned i = 0; i < np; i++)
-        k += live[i] = LLVMGetFirstUse(LLVMGetParam(f, i)) != NULL;
-    return k == np ? f : gm_ool_rebuild(m, f, live, NULL, 0);
-}
-
 /* The copy's IR text without its name: equal texts, equal code. */
-char *gm_ool_body_text(LLVMValueRef f)
+static char *body_text(LLVMValueRef f)
 {
     char *s = LLVMPrintValueToString(f);
     size_t n = 0;
@@ -165,8 +151,8 @@ void gm_ool_tidy(LLVMModuleRef m)
     struct copy *c = list_copies(m, &n);
     for (size_t i = 0; i < n; i++) {
         clean(c[i].f);
-        c[i].f = gm_ool_drop_dead_params(m, c[i].f);
-        c[i].text = gm_ool_body_text(c[i].f);
+        c[i].f = drop_dead_params(m, c[i].f);
+        c[i].text = body_text(c[i].f);
     }
     if (n > 1)
         qsort(c, n, sizeof *c, by_text);
@@ -181,5 +167,4 @@ void gm_ool_tidy(LLVMModuleRef m)
     for (size_t i = 0; i < n; i++)
         free(c[i].text);
     free(c);
-    gm_ool_merge_constants(m);
 }

@@ -18,7 +18,7 @@
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
-#define GM_SPEC_MAX 2
+#define GM_SPEC_MAX 1
 #define GM_SPEC_ARGS 8
 
 struct spec { LLVMValueRef helper, fn, arg[GM_SPEC_ARGS]; };
@@ -153,10 +153,9 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
 }
 
 /* Copies for the helpers whose calls need at most GM_SPEC_MAX sets of
- * constants; the others keep their shared body. Copies that differ only in
- * constants (the width) become one (oolmerge.c: blockAccess-cuda's two,
- * 2 x 311 PTX lines, became one of 315, the shared body 547); copies for
- * different spaces stay two (about 600 lines, the shared body 547). */
+ * constants; the others keep their shared body (two specialised
+ * coalescing helpers, 2 x 311 PTX lines, were more than the shared one,
+ * 547: blockAccess-cuda). */
 static void make_copies(LLVMModuleRef m, struct specs *s)
 {
     for (size_t i = 0; i < s->n; i++) {

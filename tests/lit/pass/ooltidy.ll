@@ -5,11 +5,9 @@
 ; the copy no longer reads are dropped (a store's value, read only for
 ; memory intrinsics) and copies with the same code are merged. So a load, a
 ; volatile load and a store of 4 global bytes call one copy with (site,
-; address); a memcpy keeps its length (its source and destination share a
-; copy). Copies that differ only in constants become one copy taking them
-; as parameters where that is cheaper: a shared and an 8-byte load; with
-; "raw", which reads the whole info word, every site passes its full info
-; word to one copy.
+; address); a shared load, an 8-byte load and a memcpy (which keeps its
+; length; its source and destination share one) get copies of their own. A handler that reads the whole info
+; word ("raw") keeps one copy per info word.
 ; RUN: llvm-as %S/Inputs/bits_handler.ll -o %t.bits.bc
 ; RUN: llvm-as %S/Inputs/rawinfo_handler.ll -o %t.raw.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.bits.bc -S %s -o %t.ll
@@ -28,22 +26,21 @@ declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 ; CHECK-NEXT: load volatile i32
 ; CHECK: call void @gm_ool__before_mem__[[G4]](i32 2, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store i32
-; CHECK: call void @gm_ool__before_mem__[[P:[0-9]+]](i32 3, i64 %{{[0-9]+}}, i32 196619)
+; CHECK: call void @gm_ool__before_mem__[[S4:[0-9]+]](i32 3, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load i32, ptr addrspace(3)
-; CHECK: call void @gm_ool__before_mem__[[P]](i32 4, i64 %{{[0-9]+}}, i32 65567)
+; CHECK: call void @gm_ool__before_mem__[[G8:[0-9]+]](i32 4, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load i64
 ; CHECK: call void @gm_ool__before_mem__[[MI:[0-9]+]](i32 5, i64 %{{[0-9]+}}, i64 %n)
 ; CHECK: call void @gm_ool__before_mem__[[MI]](i32 6, i64 %{{[0-9]+}}, i64 %n)
 ; CHECK-NEXT: call void @llvm.memcpy
-; CHECK: call void @gm_ool__before_mem__[[G4]](i32 7, i64 %{{[0-9]+}})
-; CHECK-NEXT: store i32
 ; CHECK: ret void
 ; RAW-LABEL: define ptx_kernel void @k(
-; RAW: call void @gm_ool__before_mem__[[R:[0-9]+]](i32 0, i64 %{{[0-9]+}}, i32 16842756)
-; RAW: call void @gm_ool__before_mem__[[R]](i32 1, i64 %{{[0-9]+}}, i32 -2130640892)
-; RAW: call void @gm_ool__before_mem__[[R]](i32 2, i64 %{{[0-9]+}}, i32 33619972)
-; RAW: define internal void @gm_ool__before_mem__[[R]](i32 %0, i64 %1, i32 %2)
-; RAW: call void @sink_raw(i32 %{{.*}}, i32 %2)
+; RAW: call void @gm_ool__before_mem__[[L:[0-9]+]](i32 0,
+; RAW: call void @gm_ool__before_mem__[[V:[0-9]+]](i32 1,
+; RAW: call void @gm_ool__before_mem__[[ST:[0-9]+]](i32 2,
+; RAW: define internal void @gm_ool__before_mem__[[L]](
+; RAW: define internal void @gm_ool__before_mem__[[V]](
+; RAW: define internal void @gm_ool__before_mem__[[ST]](
 define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(3) %s, ptr addrspace(1) %q, i64 %n) {
   %a = load i32, ptr addrspace(1) %p
   %b = load volatile i32, ptr addrspace(1) %q
@@ -70,8 +67,3 @@ define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(3) %s, ptr addrspac
 ; CHECK-NEXT: ret void
 ; CHECK: define internal void @gm_ool__before_mem__[[MI]](i32 %0, i64 %1, i64 %2)
 ; CHECK: call void @sink_len(i64 %2)
-; The shared and the 8-byte copies differed only in one constant: merged,
-; the constant a parameter (oolmerge.c; two calls: cheaper than a second
-; copy). The 4-byte copy has four calls: a parameter would cost more.
-; CHECK: define internal void @gm_ool__before_mem__[[P]](i32 %0, i64 %1, i32 %2)
-; CHECK: call void @sink_bits(i32 %{{.*}}, i32 %2)
