@@ -9,8 +9,8 @@
  * part (infobits.c) goes to gm_ool__slow__<n> instead: a copy that calls the
  * helper with those bits as constants, the helper inlined into it later
  * (inline.c), one per helper and set of constants when a helper's calls
- * need at most GM_SPEC_MAX sets (else they keep the shared body). Depends on LLVM-C (Core), infobits.c,
- * inline.c.
+ * need at most GM_SPEC_MAX sets (else they keep the shared body).
+ * Depends on LLVM-C (Core), infobits.c, inline.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
