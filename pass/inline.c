@@ -70,7 +70,7 @@ static void mark_inline(LLVMModuleRef m, int late)
     }
 }
 
-static int is_slow(LLVMValueRef f)
+int gm_is_slow_helper(LLVMValueRef f)
 {
     return f && LLVMIsAFunction(f) && gm_is_handler_code(f) && !is_late(f) &&
            has_enum_attr(f, "noinline");
@@ -92,11 +92,11 @@ static int mark_slow_calls(LLVMModuleRef m)
     unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
     int any = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f) || !(is_wrapper(f) || is_slow(f)))
+        if (LLVMIsDeclaration(f) || !(is_wrapper(f) || gm_is_slow_helper(f)))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                if (!LLVMIsACallInst(in) || !is_slow(LLVMGetCalledValue(in)))
+                if (!LLVMIsACallInst(in) || !gm_is_slow_helper(LLVMGetCalledValue(in)))
                     continue;
                 LLVMAddCallSiteAttribute(in, LLVMAttributeFunctionIndex,
                                          LLVMCreateEnumAttribute(ctx, kind, 0));
@@ -136,10 +136,12 @@ int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err 
             return -1;
     }
     gm_drop_dead_handler_calls(m);
+    gm_specialise_slow_calls(m);
     for (int round = 0; round < 4 && mark_slow_calls(m); round++)
         if (run_inliner(m, e) < 0)
             return -1;
     delete_dead(m);
+    gm_ool_tidy(m);
     return 0;
 }
 

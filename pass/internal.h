@@ -132,6 +132,7 @@ struct gm_ool {
     int growth_pct;                   /* -gm-inline-growth */
     unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
     int block[GM_EV_N];               /* they use block accumulators */
+    uint64_t infomask[GM_EV_N];       /* info word bits they read (infobits.c) */
     struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
     size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
     LLVMValueRef fn;                  /* function of the current site */
@@ -145,6 +146,10 @@ void gm_ool_free(struct gm_ool *o);
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs);
+void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
+int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */
+void gm_specialise_slow_calls(LLVMModuleRef m);      /* slowspec.c */
+uint64_t gm_demanded_arg_bits(LLVMValueRef f, unsigned i);   /* infobits.c */
 LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
 
 /* Uninstrumented copies of the kernels to be instrumented (clone.c):

@@ -54,6 +54,12 @@ static int calls_block_stub(LLVMValueRef f)
     return 0;
 }
 
+/* Index of ev's info word argument (0: none). */
+static unsigned info_index(enum gm_ev ev)
+{
+    return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
+}
+
 void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct)
 {
@@ -68,6 +74,7 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
             LLVMValueRef f = LLVMGetNamedFunction(m, h->fn[ev][i]);
             o->cost[ev] += count_insts(f);
             o->block[ev] |= calls_block_stub(f);
+            o->infomask[ev] |= info_index(ev) ? gm_demanded_arg_bits(f, info_index(ev)) : ~0ull;
         }
     for (int ev = 0; ev < GM_EV_N; ev++)
         if (o->cost[ev] > o->maxcost)
@@ -138,10 +145,19 @@ int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst)
  * table constants, 32,000 PTX lines, 2 minutes of ptxas). */
 static int baked(enum gm_ev ev, LLVMValueRef *args, unsigned i)
 {
-    unsigned info = ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
     if (i == 0 || !LLVMIsAConstantInt(args[i]))
         return 0;
-    return i == info || LLVMConstIntGetZExtValue(args[i]) == 0;
+    return i == info_index(ev) || LLVMConstIntGetZExtValue(args[i]) == 0;
+}
+
+/* The constant a wrapper passes for baked argument i: the info word keeps
+ * only the bits the event's handlers read (infobits.c). */
+static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned i)
+{
+    if (i != info_index(ev) || o->infomask[ev] == ~0ull)
+        return args[i];
+    uint64_t v = LLVMConstIntGetZExtValue(args[i]) & o->infomask[ev];
+    return LLVMConstInt(LLVMTypeOf(args[i]), v, 0);
 }
 
 static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
@@ -150,7 +166,7 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
         struct gm_ool_wrap *w = &o->wrap[i];
         int same = w->ev == ev;
         for (unsigned k = 1; same && k < n; k++)
-            same = w->arg[k] == (baked(ev, args, k) ? args[k] : NULL);
+            same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
             return w->fn;
     }
@@ -177,7 +193,7 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
     for (unsigned i = 0, k = 0; i < n; i++)
-        a[i] = baked(ev, args, i) ? args[i] : LLVMGetParam(w, k++);
+        a[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : LLVMGetParam(w, k++);
     gm_call_handlers(o->ins, b, ev, a, n);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
@@ -188,7 +204,7 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     memset(r, 0, sizeof *r);
     r->ev = ev, r->fn = w;
     for (unsigned i = 1; i < n; i++)
-        r->arg[i] = baked(ev, args, i) ? args[i] : NULL;
+        r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
     return w;
 }
 

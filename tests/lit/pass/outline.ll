@@ -1,13 +1,16 @@
 ; SPDX-License-Identifier: Apache-2.0
 ; Code growth bound (pass/outline.c): a site outside loops, or in a
 ; function that is not a kernel, calls one out-of-line copy of the event's
-; handlers per info word (and a load's value 0: two loads of the same shape
-; share one, a store has its own, whatever constant it stores); a site
+; handlers per info word (the bits of it the handlers read) and a load's
+; value 0; a store's value is a parameter, dropped once the specialised
+; handlers do not read it, and copies that came out the same are merged (a
+; store shares the loads' copy, whatever constant it stores); a site
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
 ; small kernel inlines all its loop sites if they are at most 3, else none);
 ; the out-of-line copy holds the handler specialised for its info word and
-; its GM_SLOW helpers inlined; helpers only dead code called are deleted.
+; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
+; loop site calls a copy of its GM_SLOW helper specialised for its info word.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
@@ -21,7 +24,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: load float
 ; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load float
-; CHECK: call void @gm_ool__before_mem__[[ST:[0-9]+]](i32 2, i64 %{{[0-9]+}}, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 2, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store float
 ; CHECK: ret void
 define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
@@ -36,7 +39,7 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: %gm.acc = alloca
 ; CHECK: body:
 ; CHECK-NOT: gm_ool__
-; CHECK: call {{.*}}co_keyed
+; CHECK: call { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 3, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
 ; CHECK: load i32
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
@@ -110,13 +113,13 @@ exit:
   ret void
 }
 
-; A stored constant stays a parameter: stores of different constants with
-; the same info word share the store copy of @straight (one copy per stored
-; constant made 138 copies in bonds-cuda).
+; A stored constant is never baked into a copy: stores of different
+; constants share the copy of @straight (one copy per stored constant made
+; 138 copies in bonds-cuda); coalescing does not read the value.
 ; CHECK-LABEL: define ptx_kernel void @consts(
-; CHECK: call void @gm_ool__before_mem__[[ST]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, i64 1065353216)
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 {{[0-9]+}}, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store float 1.0
-; CHECK: call void @gm_ool__before_mem__[[ST]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, i64 1073741824)
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 {{[0-9]+}}, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store float 2.0
 define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
   store float 1.0, ptr addrspace(1) %p
@@ -129,5 +132,10 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
+; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
+; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
+; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret { i32, i32, i32 }
 ; CHECK: attributes #[[ATTR]] = { noinline }
 ; NONE-NOT: co_keyed

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * After the handlers are inlined into the out-of-line copies (outline.c,
+ * gm_ool__*): drops the parameters a copy no longer reads (a store's value
+ * once the handlers are specialised for a non-intrinsic access: two PTX
+ * lines per call), then merges copies whose code came out the same (a
+ * load's copy and a store's of the same space and width, once the value is
+ * gone). Depends on LLVM-C (Core).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include "internal.h"
+
+#define GM_OOL_CLEAN "dce"
+
+static int is_copy(LLVMValueRef f)
+{
+    size_t n = 0;
+    return !LLVMIsDeclaration(f) && gm_starts_with(LLVMGetValueName2(f, &n), GM_OOL_PREFIX);
+}
+
+/* Rewrites every call of f as a call of nf with the arguments live[] keeps. */
+static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np)
+{
+    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMUseRef u;
+    while ((u = LLVMGetFirstUse(f))) {
+        LLVMValueRef call = LLVMGetUser(u);
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f)
+            abort(); /* only the pass calls copies, and only directly */
+        LLVMValueRef a[8];
+        unsigned k = 0;
+        for (unsigned i = 0; i < np; i++)
+            if (live[i])
+                a[k++] = LLVMGetOperand(call, i);
+        LLVMPositionBuilderBefore(b, call);
+        LLVMValueRef c = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, a, k, "");
+        LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(call));
+        LLVMInstructionEraseFromParent(call);
+    }
+    LLVMDisposeBuilder(b);
+}
+
+/* Dead code the inlining left (e.g. what only a memory intrinsic's
+ * length needed): removed, so the parameters it read become unread. */
+static void clean(LLVMValueRef f)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPassesOnFunction(f, GM_OOL_CLEAN, NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (err)
+        LLVMConsumeError(err); /* the copy stays as it is: correct, larger */
+}
+
+/* Copy f without its unread parameters (f itself when all are read). */
+static LLVMValueRef drop_dead_params(LLVMModuleRef m, LLVMValueRef f)
+{
+    unsigned np = LLVMCountParams(f), k = 0;
+    int live[8];
+    LLVMTypeRef t[8];
+    if (np > 8)
+        return f;
+    for (unsigned i = 0; i < np; i++) {
+        LLVMValueRef p = LLVMGetParam(f, i);
+        live[i] = LLVMGetFirstUse(p) != NULL;
+        if (live[i])
+            t[k++] = LLVMTypeOf(p);
+    }
+    if (k == np)
+        return f;
+    LLVMTypeRef ft = LLVMGlobalGetValueType(f);
+    LLVMValueRef nf = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(ft), t, k, 0));
+    LLVMSetLinkage(nf, LLVMGetLinkage(f));
+    unsigned na = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
+    if (!attrs)
+        abort();
+    LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
+    for (unsigned i = 0; i < na; i++)
+        LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, attrs[i]);
+    free(attrs);
+    LLVMBasicBlockRef bb;
+    while ((bb = LLVMGetFirstBasicBlock(f))) {
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(nf, bb);
+    }
+    for (unsigned i = 0, j = 0; i < np; i++)
+        if (live[i])
+            LLVMReplaceAllUsesWith(LLVMGetParam(f, i), LLVMGetParam(nf, j++));
+    recall(f, nf, live, np);
+    size_t n = 0;
+    const char *old = LLVMGetValueName2(f, &n);
+    char *name = gm_strdup(old, n);
+    LLVMDeleteFunction(f);
+    LLVMSetValueName2(nf, name, n);
+    free(name);
+    return nf;
+}
+
+/* The copy's IR text without its name: equal texts, equal code. */
+static char *body_text(LLVMValueRef f)
+{
+    char *s = LLVMPrintValueToString(f);
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(f, &n);
+    char *at = strstr(s, name);
+    if (at)
+        memmove(at, at + n, strlen(at + n) + 1);
+    char *r = gm_strdup(s, strlen(s));
+    LLVMDisposeMessage(s);
+    return r;
+}
+
+struct copy { LLVMValueRef f; char *text; size_t order; };
+
+static int by_text(const void *a, const void *b)
+{
+    const struct copy *x = a, *y = b;
+    int c = strcmp(x->text, y->text);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* Out-of-line copies of m in module order. */
+static struct copy *list_copies(LLVMModuleRef m, size_t *n)
+{
+    size_t cap = 0;
+    struct copy *c = NULL;
+    *n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!is_copy(f))
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            c = realloc(c, cap * sizeof *c);
+            if (!c)
+                abort();
+        }
+        c[*n].f = f, c[*n].text = NULL, c[*n].order = *n;
+        ++*n;
+    }
+    return c;
+}
+
+void gm_ool_tidy(LLVMModuleRef m)
+{
+    size_t n = 0;
+    struct copy *c = list_copies(m, &n);
+    for (size_t i = 0; i < n; i++) {
+        clean(c[i].f);
+        c[i].f = drop_dead_params(m, c[i].f);
+        c[i].text = body_text(c[i].f);
+    }
+    if (n > 1)
+        qsort(c, n, sizeof *c, by_text);
+    for (size_t i = 1, keep = 0; i < n; i++) {
+        if (strcmp(c[i].text, c[keep].text) != 0) {
+            keep = i;
+            continue;
+        }
+        LLVMReplaceAllUsesWith(c[i].f, c[keep].f);
+        LLVMDeleteFunction(c[i].f);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(c[i].text);
+    free(c);
+}
