@@ -110,7 +110,7 @@ then result PASS "copies: h2d, launch 0, memset, 4 rows of a 2D copy, launch 1, 
 else result FAIL "copies: events out of order or missing (see $work/copies.events)"; fi
 expect copies "$L 0 $S records=16384 dropped=0 .* l2_rd=32768 l2_rd_hit=32768 " "warm L2: launch 0 hits all the copy wrote"
 expect copies "$L 1 $S records=16384 dropped=0 .* l2_rd=32768 l2_rd_hit=32768 " "warm L2: launch 1 hits all the memset wrote"
-if "$dev/bin/gpumem-sim" --l2-launch=cold "$work/copies.gmt" 2>&1 | grep -Eq "^launch 0 .* l2_rd=32768 l2_rd_hit=0 "
+if "$dev/bin/gpumem-sim" --format counters --l2-launch=cold "$work/copies.gmt" 2>&1 | grep -Eq "^launch 0 .* l2_rd=32768 l2_rd_hit=0 "
 then result PASS "copies: cold L2: launch 0 misses every sector"
 else result FAIL "copies: cold L2 launch 0 not 32768 misses"; fi
 offline copies
