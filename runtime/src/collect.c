@@ -387,13 +387,13 @@ static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
     else free(buf);
 }
 
-/* Orders stream s after the work enqueued so far on e's stream (under m->mu);
- * the event stays e's until the flush forgets the streams. */
-static void order_after(struct gm_modinst *m, CUstream s, struct gm_mstream *e)
+/* Marks the end of the work enqueued so far on e's stream with an event
+ * that stays e's until the flush forgets the streams (under m->mu, m->ctx
+ * current); without one, that work is waited for now. */
+static void mark_end(struct gm_modinst *m, struct gm_mstream *e)
 {
     struct gm_ev *x = ev_record(m->ctx, e->s);
-    if (x) gm_cu.cuStreamWaitEvent(s, x->ev, 0);
-    else gm_cu.cuStreamSynchronize(e->s);
+    if (!x) gm_cu.cuStreamSynchronize(e->s);
     ev_put(e->last);
     e->last = x;
     e->dirty = 0;
@@ -412,8 +412,8 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     for (uint32_t i = 0; i < m->nstreams; i++) {
         struct gm_mstream *e = &m->streams[i];
         if (e == me) continue;
-        if (e->dirty) order_after(m, s, e);
-        else if (e->last) gm_cu.cuStreamWaitEvent(s, e->last->ev, 0);
+        if (e->dirty) mark_end(m, e);
+        if (e->last) gm_cu.cuStreamWaitEvent(s, e->last->ev, 0);
     }
     if (m->flush_ev && (!me || me->gen < m->flush_gen)) gm_cu.cuStreamWaitEvent(s, m->flush_ev->ev, 0);
     pthread_mutex_unlock(&m->mu);
@@ -477,11 +477,7 @@ void gm_col_stream_destroyed(CUstream s)
             if (e->dirty) { /* its end, while it can still be named */
                 CUcontext dummy;
                 int pushed = gm_cu.cuCtxPushCurrent(m->ctx) == CUDA_SUCCESS;
-                struct gm_ev *x = ev_record(m->ctx, s);
-                if (!x) gm_cu.cuStreamSynchronize(s);
-                ev_put(e->last);
-                e->last = x;
-                e->dirty = 0;
+                mark_end(m, e);
                 if (pushed) gm_cu.cuCtxPopCurrent(&dummy);
             }
             e->s = RETIRED;
