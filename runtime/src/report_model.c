@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Fills the report library's model (runtime/report, gm_report.h) from what
+ * Fills the report library's model (report/, gm_report.h) from what
  * the runtime collected, and writes the formats asked for with its writers.
  * Built only when the report library is part of the build; otherwise the
  * plain outputs of report_plain.c stand alone. Called with the runtime lock
