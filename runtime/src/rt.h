@@ -230,6 +230,7 @@ GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 /* ---- kernel time (gputime.c) ------------------------------------------ */
 /* Enable CUPTI kernel activity; -1 (said in one line) if it cannot be. */
+GM_HIDDEN void gm_on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN int gm_gputime_start(void);
 /* A launch with CUPTI correlation ids corr (its driver call) and
  * outer_corr (the runtime call around it, or 0): its kernel's time goes to
