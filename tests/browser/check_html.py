@@ -5,10 +5,12 @@
 Writes example reports with `gpumem report` (the hand-written report of
 tests/lit/report/Inputs/small.json with its source in Inputs/app.cu, and the
 bundled H100 traces of examples/transpose.cu), opens each view in headless
-Chromium (Debian's package) at its address (#summary, #L<file>-<line>,
-#drill:l=..,w=..,o=..), and checks that no script error or console message
-appeared, that the view is the one shown, and that it holds the numbers known
-by hand (tests/browser/README.md). Screenshots of every view go to --out.
+Chromium (Debian's package, driven through the DevTools protocol: cdp.py)
+at its address (#summary, #L<file>-<line>, #drill:l=..,w=..,o=..), and
+checks that no script exception or console message appeared, that the view
+is the one shown, and that it holds the numbers known by hand (the comments
+below say how). Screenshots of the views go to --out (docs/reports.md shows
+them).
 Exit 77 (ctest: skipped) with a message when chromium is absent. Python's
 standard library only.
 """
@@ -21,6 +23,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -46,33 +51,27 @@ def chromium_cmd():
     return None
 
 
-class Browser:
-    def __init__(self, exe, profile):
-        self.exe = exe
-        self.profile = profile
-
-    def _run(self, url, extra):
-        cmd = [self.exe, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
-               '--user-data-dir=' + self.profile, '--enable-logging=stderr', '--v=0',
-               '--window-size=1280,900'] + extra + [url]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        console = [l for l in p.stderr.splitlines() if ':CONSOLE' in l or 'Uncaught' in l]
-        return p, console
+class Pages:
+    """The views of report pages in one headless Chromium (cdp.py)."""
+    def __init__(self, browser):
+        self.b = browser
 
     def dom(self, page, frag):
         url = 'file://' + page + ('#' + frag if frag else '')
-        p, console = self._run(url, ['--dump-dom'])
-        check(p.returncode == 0, '%s: chromium exited with %d' % (url, p.returncode))
-        check(not console, '%s: console messages (script errors?): %s' % (url, console))
-        check('</html>' in p.stdout, '%s: no DOM dumped' % url)
-        return p.stdout
+        problems = self.b.open(url)
+        check(not problems, '%s: script errors or console messages: %s' % (url, problems))
+        dom = self.b.dom()
+        check(dom and '</html>' in dom, '%s: no DOM' % url)
+        return dom or ''
 
-    def shot(self, page, frag, png, size='1280,900'):
+    def shot(self, page, frag, png, selector=None, height=None):
+        """The view at page#frag (its element `selector`, at most height
+        pixels of it; else the window) into png."""
         url = 'file://' + page + ('#' + frag if frag else '')
-        p, console = self._run(url, ['--screenshot=' + png, '--window-size=' + size,
-                                     '--hide-scrollbars'])
-        check(p.returncode == 0 and os.path.exists(png), '%s: no screenshot' % url)
-        check(not console, '%s: console messages: %s' % (url, console))
+        problems = self.b.open(url)
+        check(not problems, '%s: script errors or console messages: %s' % (url, problems))
+        self.b.screenshot(png, selector, height)
+        check(os.path.getsize(png) > 10000, '%s: screenshot %s looks empty' % (url, png))
 
 
 def by_id(dom, ident):
@@ -135,7 +134,7 @@ def small_report(b, exe, out):
     check(cells[5] == '50.0%', 'small: line 12 divergence %r' % cells)
     _, cells = row(dom, 'L0-51')
     check('cudaMalloc' in cells[7] and 'finding' in cells[7], 'small: line 51 host notes %r' % cells)
-    b.shot(page, 'L0-10', os.path.join(out, 'source.png'))
+    b.shot(page, 'L0-10', os.path.join(out, 'source.png'), '#source', 620)
     check('No trace in this report' in dom, 'small: no note about the missing trace')
 
 
@@ -183,8 +182,8 @@ def tiled(b, page, dom, L, warps):
     check(len(rows) == 32, 'tiled: %d lane rows' % len(rows))
     check(len({r[1] for r in rows}) == 1 and sorted(int(r[2]) for r in rows) == list(range(32)),
           'tiled: lanes not on one bank in 32 wavefronts: %r' % rows[:4])
-    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '1280,1500')
-    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'))
+    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '#drill-op', 420)
+    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'), '#drill', 700)
 
 
 def naive(b, page, dom, L, warps):
@@ -205,7 +204,8 @@ def naive(b, page, dom, L, warps):
     check(by_id(dom, 'ov-excess') == str(4 * 28 * warps),
           'naive: excess %s, expected 4 x 28 x %d warps' % (by_id(dom, 'ov-excess'), warps))
     b.shot(page, 'drill:l=0,m=excess,w=%d,o=%d' % (w, j), os.path.join(out_dir, 'drill-global.png'),
-           '1280,1500')
+           '#drill-op', 330)
+    b.shot(page, 'drill:l=0,m=excess,w=%d' % w, os.path.join(out_dir, 'drill-warp.png'), '#drill-warp', 330)
 
 
 out_dir = None
@@ -224,10 +224,14 @@ def main():
     out_dir = os.path.abspath(a.out)
     os.makedirs(out_dir, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
-        b = Browser(exe, profile)
-        small_report(b, a.gpumem, out_dir)
-        trace_report(b, a.gpumem, out_dir, 'transpose_tiled', tiled)
-        trace_report(b, a.gpumem, out_dir, 'transpose_naive', naive)
+        browser = cdp.Browser(exe, profile)
+        try:
+            b = Pages(browser)
+            small_report(b, a.gpumem, out_dir)
+            trace_report(b, a.gpumem, out_dir, 'transpose_tiled', tiled)
+            trace_report(b, a.gpumem, out_dir, 'transpose_naive', naive)
+        finally:
+            browser.close()
     print('screenshots and pages in ' + out_dir)
     if failures:
         print('%d checks failed' % len(failures))

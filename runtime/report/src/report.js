@@ -355,6 +355,8 @@
     if (st.w < 0) return;
     var det = warpView(ui, L);
     if (det && st.o >= 0) opView(ui, L, det);
+    // bring what was picked into view: the operation, else the warp
+    $(st.o >= 0 ? 'drill-op' : 'drill-warp').scrollIntoView({block: 'start'});
   }
 
   document.body.classList.add('js');

@@ -34,7 +34,7 @@ const char gm_html_css[] =
     "#drill-ui table tr.sel{background:#fff6d5}\n"
     "#drill-ui table tr.op{cursor:pointer}\n"
     "#drill-ui table tr.op:hover{background:#eef4fb}\n"
-    "#drill-ui h3{margin:18px 0 6px}\n"
+    "#drill-ui h3{margin:18px 0 6px;scroll-margin-top:50px}\n"
     ".bar{display:inline-block;height:9px;background:#dc322f;vertical-align:middle}\n"
     ".bar.ok{background:#4a7ab5}\n";
 
@@ -396,6 +396,8 @@ const char gm_html_js[] =
     "    if (st.w < 0) return;\n"
     "    var det = warpView(ui, L);\n"
     "    if (det && st.o >= 0) opView(ui, L, det);\n"
+    "    // bring what was picked into view: the operation, else the warp\n"
+    "    $(st.o >= 0 ? 'drill-op' : 'drill-warp').scrollIntoView({block: 'start'});\n"
     "  }\n"
     "\n"
     "  document.body.classList.add('js');\n"
