@@ -12,9 +12,16 @@
 #include <stdio.h>
 #include "gm_analysis.h"
 
+struct gm_drill;
+
 struct gm_write_opts {
     int top;                          /* rows per ranked table (text, HTML); <= 0: 10 */
     const struct gm_pattern_opts *patterns; /* NULL: gm_pattern_opts_default */
+    /* HTML only: the drill-down sample of a trace (gm_drill.h), or NULL */
+    const struct gm_drill *drill;
+    /* HTML only: where to look for source files the report names when they
+     * are not where it says (comma-separated directories), or NULL */
+    const char *source_dirs;
 };
 
 /* 0, or -1 (out of memory or write error). */
