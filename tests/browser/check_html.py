@@ -134,7 +134,7 @@ def small_report(b, exe, out):
     check(cells[5] == '50.0%', 'small: line 12 divergence %r' % cells)
     _, cells = row(dom, 'L0-51')
     check('cudaMalloc' in cells[7] and 'finding' in cells[7], 'small: line 51 host notes %r' % cells)
-    b.shot(page, 'L0-10', os.path.join(out, 'source.png'), '#source', 620)
+    b.shot(page, 'L0-10', os.path.join(out, 'source.png'), '#source', 470)
     check('No trace in this report' in dom, 'small: no note about the missing trace')
 
 
@@ -182,8 +182,8 @@ def tiled(b, page, dom, L, warps):
     check(len(rows) == 32, 'tiled: %d lane rows' % len(rows))
     check(len({r[1] for r in rows}) == 1 and sorted(int(r[2]) for r in rows) == list(range(32)),
           'tiled: lanes not on one bank in 32 wavefronts: %r' % rows[:4])
-    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '#drill-op', 420)
-    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'), '#drill', 700)
+    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '#drill-op', 400)
+    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'), '#drill', 600)
 
 
 def naive(b, page, dom, L, warps):
