@@ -155,6 +155,9 @@ def trace_report(b, exe, out, name, checks):
         return
     L = data['launches'][0]
     warps = sum(1 for w in L['warps'] if w[0])
+    dom = b.dom(page, '')
+    check(visible(dom, 'drill') and 'id="drill-grid"' in dom,
+          '%s: a trace alone does not open on its drill-down' % name)
     dom = b.dom(page, 'drill:l=0,m=excess')
     check(visible(dom, 'drill'), '%s: drill-down not shown' % name)
     check(dom.count('class="cell"') == len(L['warps']),
