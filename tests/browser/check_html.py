@@ -177,6 +177,11 @@ def tiled(b, page, dom, L, warps):
         return
     frag = 'drill:l=0,m=bank,w=%d,o=%d' % (L['detail'][0]['warp'], j)
     dom = b.dom(page, frag)
+    # the operation's source link leads to a line of the source view
+    links = re.findall(r'<td><a href="#(L\d+-\d+)"[^>]*>transpose\.cu:(\d+)</a></td>', dom)
+    check(links and all(('id="%s"' % l) in dom for l, _ in links) and
+          {n for _, n in links} == {'26', '31'},
+          'tiled: operations do not link transpose.cu:26 and :31 in the source view: %r' % links[:3])
     check(by_id(dom, 'op-units') == '32' and by_id(dom, 'op-ideal') == '1',
           'tiled: shared load %s wavefronts, ideal %s' % (by_id(dom, 'op-units'), by_id(dom, 'op-ideal')))
     lanes = re.search(r'<table id="op-lanes">(.*?)</table>', dom, re.S)
