@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Report writers: human text summary, CSV tables (one file per table) and a
- * self-contained HTML page with inline SVG plots, plus one call that writes
+ * self-contained HTML page (inline SVG plots, a source view that reads the
+ * source files the report names, and the drill-down of a trace when the
+ * options carry one: gm_drill.h), plus one call that writes
  * a chosen set of formats (JSON included) into a directory. Used by the
  * runtime at exit and by `gpumem report`. Depends on gm_report.h and
  * gm_analysis.h; no CUDA.

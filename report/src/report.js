@@ -61,6 +61,11 @@
       if (D) drill(h);
       return;
     }
+    if (!h && D && $('summary').dataset.empty) {   // a trace alone: its drill-down
+      show('drill');
+      drill('drill');
+      return;
+    }
     show(SECTIONS.indexOf(h) >= 0 ? h : 'summary');
   }
 

@@ -260,7 +260,9 @@ int gm_html_write(const struct gm_report *r, const struct gm_derived *dv, FILE *
         return -1;
     dd.src = src;
     head(r, f);
-    fputs("<section id=\"summary\">\n", f);
+    /* a page of a trace alone opens on the drill-down (report.js) */
+    fputs(r->nkernels || r->nallocs || r->nevents ? "<section id=\"summary\">\n"
+                                                  : "<section id=\"summary\" data-empty=\"1\">\n", f);
     kernels(d, f);
     matrices(r, d, f);
     lines(d, f);

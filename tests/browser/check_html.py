@@ -134,7 +134,7 @@ def small_report(b, exe, out):
     check(cells[5] == '50.0%', 'small: line 12 divergence %r' % cells)
     _, cells = row(dom, 'L0-51')
     check('cudaMalloc' in cells[7] and 'finding' in cells[7], 'small: line 51 host notes %r' % cells)
-    b.shot(page, 'L0-10', os.path.join(out, 'source.png'), '#source', 620)
+    b.shot(page, 'L0-10', os.path.join(out, 'source.png'), '#source', 470)
     check('No trace in this report' in dom, 'small: no note about the missing trace')
 
 
@@ -155,6 +155,9 @@ def trace_report(b, exe, out, name, checks):
         return
     L = data['launches'][0]
     warps = sum(1 for w in L['warps'] if w[0])
+    dom = b.dom(page, '')
+    check(visible(dom, 'drill') and 'id="drill-grid"' in dom,
+          '%s: a trace alone does not open on its drill-down' % name)
     dom = b.dom(page, 'drill:l=0,m=excess')
     check(visible(dom, 'drill'), '%s: drill-down not shown' % name)
     check(dom.count('class="cell"') == len(L['warps']),
@@ -174,6 +177,11 @@ def tiled(b, page, dom, L, warps):
         return
     frag = 'drill:l=0,m=bank,w=%d,o=%d' % (L['detail'][0]['warp'], j)
     dom = b.dom(page, frag)
+    # the operation's source link leads to a line of the source view
+    links = re.findall(r'<td><a href="#(L\d+-\d+)"[^>]*>transpose\.cu:(\d+)</a></td>', dom)
+    check(links and all(('id="%s"' % l) in dom for l, _ in links) and
+          {n for _, n in links} == {'26', '31'},
+          'tiled: operations do not link transpose.cu:26 and :31 in the source view: %r' % links[:3])
     check(by_id(dom, 'op-units') == '32' and by_id(dom, 'op-ideal') == '1',
           'tiled: shared load %s wavefronts, ideal %s' % (by_id(dom, 'op-units'), by_id(dom, 'op-ideal')))
     lanes = re.search(r'<table id="op-lanes">(.*?)</table>', dom, re.S)
@@ -182,8 +190,8 @@ def tiled(b, page, dom, L, warps):
     check(len(rows) == 32, 'tiled: %d lane rows' % len(rows))
     check(len({r[1] for r in rows}) == 1 and sorted(int(r[2]) for r in rows) == list(range(32)),
           'tiled: lanes not on one bank in 32 wavefronts: %r' % rows[:4])
-    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '#drill-op', 420)
-    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'), '#drill', 700)
+    b.shot(page, frag, os.path.join(out_dir, 'drill-shared.png'), '#drill-op', 400)
+    b.shot(page, 'drill:l=0,m=bank', os.path.join(out_dir, 'drill-overview.png'), '#drill', 600)
 
 
 def naive(b, page, dom, L, warps):
