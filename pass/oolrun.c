@@ -22,9 +22,16 @@
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
-/* Fewer calls than this stay as they are (a run's call passes 4
- * arguments, and its loop function is about 30 PTX lines per copy). */
+/* Fewer calls than this stay as they are. */
 #define GM_RUN_MIN 4
+
+/* PTX lines of a copy's call, of a run's call (4
+ * arguments) and of a run function (the loop around the call): a copy's
+ * runs are made only where they save lines (car-cuda: one run of 6 calls
+ * would add 2 lines). */
+#define GM_RUN_CALL_LINES 7
+#define GM_RUN_RUN_LINES 11
+#define GM_RUN_FN_LINES 36
 
 #define GM_RUN_PREFIX GM_OOL_PREFIX "run__"
 
@@ -163,53 +170,96 @@ static void replace_run(LLVMModuleRef m, const struct run_call *r, size_t n)
     }
 }
 
-static void push(struct run_call **buf, size_t *cap, size_t n, const struct run_call *c)
+/* Candidate runs of the module: calls c[run[k].start .. + run[k].n). */
+struct runs {
+    struct run_call *c;
+    size_t nc, cap;
+    struct { size_t start, n; } *run;
+    size_t nrun, rcap;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
-    if (n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        *buf = realloc(*buf, *cap * sizeof **buf);
-        if (!*buf)
-            abort();
-    }
-    (*buf)[n] = *c;
+    if (need <= *cap)
+        return p;
+    *cap = *cap ? 2 * *cap : 64;
+    if (*cap < need)
+        *cap = need;
+    p = realloc(p, *cap * size);
+    if (!p)
+        abort();
+    return p;
 }
 
-/* Finds the runs of bb; returns how many were replaced. */
-static unsigned block_runs(LLVMModuleRef m, LLVMBasicBlockRef bb, struct run_call **buf, size_t *cap)
+/* The calls at c[nc - n ..] form a run when there are enough of them. */
+static void end_run(struct runs *r, size_t *n)
 {
-    unsigned done = 0;
+    if (*n >= GM_RUN_MIN) {
+        r->run = grow(r->run, &r->rcap, r->nrun + 1, sizeof *r->run);
+        r->run[r->nrun].start = r->nc - *n;
+        r->run[r->nrun++].n = *n;
+    } else {
+        r->nc -= *n;
+    }
+    *n = 0;
+}
+
+static void add_call(struct runs *r, size_t *n, const struct run_call *c)
+{
+    r->c = grow(r->c, &r->cap, r->nc + 1, sizeof *r->c);
+    r->c[r->nc++] = *c;
+    ++*n;
+}
+
+/* Collects the candidate runs of bb. */
+static void block_runs(LLVMBasicBlockRef bb, struct runs *r)
+{
     size_t n = 0;
     struct run_call c;
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
         next = LLVMGetNextInstruction(in);
         int is_call = as_run_call(in, &c);
-        if (is_call && n && extends(*buf, n, &c)) {
-            push(buf, cap, n++, &c);
+        if (is_call && n && extends(r->c + r->nc - n, n, &c)) {
+            add_call(r, &n, &c);
             continue;
         }
         if (!is_call && may_stand_between(in) && next)
             continue;
-        if (n >= GM_RUN_MIN)
-            replace_run(m, *buf, n), done++;
-        n = 0;
+        end_run(r, &n);
         if (is_call)
-            push(buf, cap, n++, &c);
+            add_call(r, &n, &c);
     }
-    return done;
+}
+
+/* PTX lines a copy's runs save: GM_RUN_CALL_LINES per call, less
+ * GM_RUN_RUN_LINES per run's call and GM_RUN_FN_LINES for the loop. */
+static long long saving(const struct runs *r, LLVMValueRef callee)
+{
+    long long calls = 0, runs = 0;
+    for (size_t k = 0; k < r->nrun; k++)
+        if (r->c[r->run[k].start].callee == callee)
+            calls += (long long)r->run[k].n, runs++;
+    return calls * GM_RUN_CALL_LINES - runs * GM_RUN_RUN_LINES - GM_RUN_FN_LINES;
 }
 
 unsigned gm_ool_runs(LLVMModuleRef m)
 {
-    struct run_call *buf = NULL;
-    size_t cap = 0;
-    unsigned done = 0;
+    struct runs r;
+    memset(&r, 0, sizeof r);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t n = 0;
         if (LLVMIsDeclaration(f) || gm_is_handler_code(f) || gm_starts_with(LLVMGetValueName2(f, &n), "gm_"))
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-            done += block_runs(m, bb, &buf, &cap);
+            block_runs(bb, &r);
     }
-    free(buf);
+    unsigned done = 0;
+    for (size_t k = 0; k < r.nrun; k++) {
+        const struct run_call *c = r.c + r.run[k].start;
+        if (saving(&r, c->callee) > 0)
+            replace_run(m, c, r.run[k].n), done++;
+    }
+    free(r.c);
+    free(r.run);
     return done;
 }

@@ -11,18 +11,20 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; A table of 5 words (sites 0-4), then 3 words of 8 bytes (5-7, too few).
+; A table of 8 words (sites 0-7), then 4 words of 8 bytes (8-11): a run,
+; but the only one of its copy, too short to pay for the run function.
 ; CHECK-LABEL: define void @table(
 ; CHECK-NEXT: [[A:%[0-9]+]] = ptrtoint ptr addrspace(1) %p to i64
-; CHECK-NEXT: call void @gm_ool__run__before_mem__[[C4:[0-9]+]](i32 0, i64 [[A]], i32 5, i64 4)
+; CHECK-NEXT: call void @gm_ool__run__before_mem__[[C4:[0-9]+]](i32 0, i64 [[A]], i32 8, i64 4)
 ; CHECK-NEXT: store i32 0, ptr addrspace(1) %p
 ; CHECK-NOT: call
-; CHECK: store i32 4,
+; CHECK: store i32 7,
 ; CHECK-NOT: call
-; CHECK: call void @gm_ool__before_mem__[[C8:[0-9]+]](i32 5,
-; CHECK-NEXT: store i64 5,
-; CHECK: call void @gm_ool__before_mem__[[C8]](i32 6,
-; CHECK: call void @gm_ool__before_mem__[[C8]](i32 7,
+; CHECK: call void @gm_ool__before_mem__[[C8:[0-9]+]](i32 8,
+; CHECK-NEXT: store i64 8,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 9,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 10,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 11,
 ; CHECK: ret void
 define void @table(ptr addrspace(1) %p) {
   store i32 0, ptr addrspace(1) %p
@@ -34,12 +36,20 @@ define void @table(ptr addrspace(1) %p) {
   store i32 3, ptr addrspace(1) %a3
   %a4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 16
   store i32 4, ptr addrspace(1) %a4
+  %a5 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 20
+  store i32 5, ptr addrspace(1) %a5
+  %a6 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
+  store i32 6, ptr addrspace(1) %a6
+  %a7 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 28
+  store i32 7, ptr addrspace(1) %a7
   %b0 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 64
-  store i64 5, ptr addrspace(1) %b0
+  store i64 8, ptr addrspace(1) %b0
   %b1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 72
-  store i64 6, ptr addrspace(1) %b1
+  store i64 9, ptr addrspace(1) %b1
   %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 80
-  store i64 7, ptr addrspace(1) %b2
+  store i64 10, ptr addrspace(1) %b2
+  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 88
+  store i64 11, ptr addrspace(1) %b3
   ret void
 }
 
