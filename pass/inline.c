@@ -142,6 +142,7 @@ int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err 
             return -1;
     delete_dead(m);
     gm_ool_tidy(m);
+    gm_ool_runs(m);
     return 0;
 }
 

@@ -147,6 +147,7 @@ int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
+unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */
 void gm_specialise_slow_calls(LLVMModuleRef m);      /* slowspec.c */
 uint64_t gm_demanded_arg_bits(LLVMValueRef f, unsigned i);   /* infobits.c */

@@ -1,0 +1,92 @@
+; SPDX-License-Identifier: Apache-2.0
+; Runs of out-of-line calls (pass/oolrun.c): at least 4 calls of one copy
+; in a basic block, for consecutive sites whose addresses are a constant
+; stride apart, with no other call between them, become one call of the
+; copy's run function (site, first address, count, stride), which makes
+; the same calls in the same order in a loop. Fewer calls, a call between
+; them (inline asm could exit the thread), an uneven stride or another
+; copy keep their calls.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
+; RUN: FileCheck %s < %t.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; A table of 8 words (sites 0-7), then 4 words of 8 bytes (8-11): a run,
+; but the only one of its copy, too short to pay for the run function.
+; CHECK-LABEL: define void @table(
+; CHECK-NEXT: [[A:%[0-9]+]] = ptrtoint ptr addrspace(1) %p to i64
+; CHECK-NEXT: call void @gm_ool__run__before_mem__[[C4:[0-9]+]](i32 0, i64 [[A]], i32 8, i64 4)
+; CHECK-NEXT: store i32 0, ptr addrspace(1) %p
+; CHECK-NOT: call
+; CHECK: store i32 7,
+; CHECK-NOT: call
+; CHECK: call void @gm_ool__before_mem__[[C8:[0-9]+]](i32 8,
+; CHECK-NEXT: store i64 8,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 9,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 10,
+; CHECK: call void @gm_ool__before_mem__[[C8]](i32 11,
+; CHECK: ret void
+define void @table(ptr addrspace(1) %p) {
+  store i32 0, ptr addrspace(1) %p
+  %a1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 4
+  store i32 1, ptr addrspace(1) %a1
+  %a2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 8
+  store i32 2, ptr addrspace(1) %a2
+  %a3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 12
+  store i32 3, ptr addrspace(1) %a3
+  %a4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 16
+  store i32 4, ptr addrspace(1) %a4
+  %a5 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 20
+  store i32 5, ptr addrspace(1) %a5
+  %a6 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
+  store i32 6, ptr addrspace(1) %a6
+  %a7 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 28
+  store i32 7, ptr addrspace(1) %a7
+  %b0 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 64
+  store i64 8, ptr addrspace(1) %b0
+  %b1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 72
+  store i64 9, ptr addrspace(1) %b1
+  %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 80
+  store i64 10, ptr addrspace(1) %b2
+  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 88
+  store i64 11, ptr addrspace(1) %b3
+  ret void
+}
+
+; A call between the sites (inline asm) and an uneven stride: no run.
+; CHECK-LABEL: define void @broken(
+; CHECK-NOT: gm_ool__run__
+; CHECK-COUNT-8: call void @gm_ool__before_mem__
+; CHECK-NOT: gm_ool__run__
+; CHECK: ret void
+define void @broken(ptr addrspace(1) %p) {
+  store i32 0, ptr addrspace(1) %p
+  %a1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 4
+  store i32 1, ptr addrspace(1) %a1
+  call void asm sideeffect "exit;", ""()
+  %a2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 8
+  store i32 2, ptr addrspace(1) %a2
+  %a3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 12
+  store i32 3, ptr addrspace(1) %a3
+  %b1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
+  store i32 1, ptr addrspace(1) %b1
+  %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 28
+  store i32 2, ptr addrspace(1) %b2
+  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 36
+  store i32 3, ptr addrspace(1) %b3
+  %b4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 40
+  store i32 4, ptr addrspace(1) %b4
+  ret void
+}
+
+; The run function: the copy's calls in order, site + i at address a + i * d.
+; CHECK: define internal void @gm_ool__run__before_mem__[[C4]](i32 %0, i64 %1, i32 %2, i64 %3)
+; CHECK: loop:
+; CHECK-NEXT: %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+; CHECK-NEXT: %a = phi i64 [ %1, %entry ], [ %a.next, %loop ]
+; CHECK-NEXT: %site = add i32 %0, %i
+; CHECK-NEXT: call void @gm_ool__before_mem__[[C4]](i32 %site, i64 %a)
+; CHECK-NEXT: %i.next = add nuw i32 %i, 1
+; CHECK-NEXT: %a.next = add i64 %a, %3
+; CHECK-NEXT: [[C:%[0-9]+]] = icmp ult i32 %i.next, %2
+; CHECK-NEXT: br i1 [[C]], label %loop, label %done
