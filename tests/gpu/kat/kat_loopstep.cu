@@ -3,8 +3,9 @@
 // fast path counts repeated warp executions (pass/loopinv.c): a fixed
 // address (computed once per thread: D = 0 for the whole kernel) and an
 // address that advances by 128 B per iteration, in shared and in global
-// memory, with full warps and a partial warp of 30 threads (the sorted-lane
-// path for partial warps). Volatile accesses keep every load in the loop;
+// memory, and a local array stored at 4 B steps, with full warps
+// and partial warps of 30 and 20 threads (the sorted-lane path for partial
+// warps). Volatile accesses keep every access in the loop;
 // the loops stay rolled (two loop sites: both inlined, with accumulators).
 // Host CUDA only; must not depend on gpumem. Derivations: README.md.
 #include "kat.h"
@@ -44,6 +45,18 @@ __global__ void loop_global(const float *in, float *out, int n)
     out[blockIdx.x * 32 + l] = acc;
 }
 static const int GL_STEP_LINE = GL_FIXED_LINE + 1;
+
+static const int LOC_LINE = __LINE__ + 8;
+template <int T>
+__global__ void loop_local(float *out, int n)
+{
+    volatile float t[64];
+    int l = threadIdx.x;
+#pragma unroll 1
+    for (int k = 0; k < n; k++)
+        t[k] = (float)k;
+    out[blockIdx.x * 32 + l] = t[l];
+}
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
@@ -92,6 +105,24 @@ static void run_global(const char *name)
     KAT_CHECK(cudaFree(out));
 }
 
+/* Local memory as the hardware interleaves it (4 B words across the
+ * warp's lanes): T lanes storing the same 4 B local offset cover 4T
+ * consecutive bytes of one 128 B row: ceil(4T / 32) sectors, 1 line. */
+template <int T>
+static void run_local(const char *name)
+{
+    float *out;
+    KAT_CHECK(cudaMalloc(&out, BLOCKS * 32 * sizeof(float)));
+    loop_local<T><<<BLOCKS, T>>>(out, ITERS);
+    kat_sync();
+    unsigned long long execs = (unsigned long long)BLOCKS * ITERS, sec = (4 * T + 31) / 32;
+    kat_expect(name, __FILE__, LOC_LINE, "coalescing.warps", execs);
+    kat_expect(name, __FILE__, LOC_LINE, "coalescing.threads", execs * T);
+    kat_expect(name, __FILE__, LOC_LINE, "coalescing.sectors", execs * sec);
+    kat_expect(name, __FILE__, LOC_LINE, "coalescing.lines", execs);
+    KAT_CHECK(cudaFree(out));
+}
+
 int main(void)
 {
     run_shared<1>("loop_shared<1>");    /* conflict-free: 1 */
@@ -100,5 +131,7 @@ int main(void)
     run_shared<0>("loop_shared<0>");    /* broadcast: 1 */
     run_global<32>("loop_global<32>");  /* full warp: 4 sectors */
     run_global<30>("loop_global<30>");  /* partial warp: 4 sectors */
+    run_local<32>("loop_local<32>");    /* 4 B steps of a local array: 4 sectors */
+    run_local<20>("loop_local<20>");    /* partial warp: 3 sectors */
     return 0;
 }
