@@ -156,12 +156,12 @@ void gm_fold_null_tests(LLVMValueRef call, int nonnull)
 /* Loop steps (loopinv.c) into a new accumulator of a memory site, if its
  * handler defines GM_ACCUM_STEP. */
 static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
-                     const struct gm_sites *s, unsigned long long site)
+                     const struct gm_sites *s, unsigned long long site, struct gm_blocks *g)
 {
     if (!s || site >= s->n || s->v[site].kind != GM_SK_MEM ||
         !named_fn(LLVMGetGlobalParent(callee), callee, GM_ACCUM_STEP_PREFIX))
         return;
-    gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr);
+    gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
 }
 
 /* Replaces one gm_accum__ call: an accumulator or NULL. */
@@ -175,7 +175,7 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
         int n0 = k->n;
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
         if (slot && k->n > n0)
-            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site));
+            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
     }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));

@@ -70,10 +70,11 @@ void gm_drop_dead_handler_calls(LLVMModuleRef m);  /* dead.c */
 /* Register accumulators (accum.c): returns 1 if any was made; s (may be
  * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
-int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr);
 int gm_accum_is_late(LLVMValueRef f);
 /* Blocks of a function, sorted by address, with a visit stamp each (accum.c). */
 struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
+int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
+                     struct gm_blocks *g);
 void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f);
 void gm_cfg_blocks_free(struct gm_blocks *g);
 int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b);   /* b lies in a loop */

@@ -11,8 +11,12 @@
  * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
  * docs/pass.md. Every invariant in D must be uniform (constants, kernel
  * arguments and arithmetic of them), so D is the same for every lane.
+ * A site whose address is computed at most once per thread (a constant,
+ * global or argument, or an instruction in a block on no CFG cycle) has
+ * D = 0 for the whole kernel: word 5 = 1 right after the accumulator's
+ * zeroing at kernel entry (words 2..4 stay 0).
  * -gm-diag-no-loopinv turns it off (A/B measurements). Depends on LLVM-C
- * (Core, Target), diag.h and internal.h only.
+ * (Core, Target), diag.h, internal.h and accum.c (gm_on_cycle) only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -300,12 +304,40 @@ static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValu
     LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, i32, slot, &idx, 1, ""));
 }
 
+/* ptr has the same value at every execution of a site it addresses: it
+ * is not an instruction, or its block runs at most once per thread. */
+static int fixed_address(struct gm_blocks *g, LLVMValueRef ptr)
+{
+    return !LLVMIsAInstruction(ptr) || !gm_on_cycle(g, LLVMGetInstructionParent(ptr));
+}
+
+/* Word 5 = 1 right after the entry block's zeroing store of slot. */
+static int store_known_at_entry(LLVMBuilderRef b, LLVMValueRef slot)
+{
+    LLVMBasicBlockRef entry = LLVMGetInstructionParent(slot);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in)) {
+        if (!LLVMIsAStoreInst(in) || LLVMGetOperand(in, 1) != slot)
+            continue;
+        LLVMValueRef next = LLVMGetNextInstruction(in);
+        if (next) LLVMPositionBuilderBefore(b, next);
+        else LLVMPositionBuilderAtEnd(b, entry);
+        LLVMSetCurrentDebugLocation2(b, NULL);
+        store_word(b, slot, GM_ACCUM_STEP_KNOWN, LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(slot))), 1, 0));
+        return 1;
+    }
+    return 0;
+}
+
 /* 1 and the preheader stores if the site (memory instruction inst, address
- * ptr) steps by an invariant D per iteration; 0 otherwise (nothing built). */
-int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr)
+ * ptr) steps by an invariant D per iteration, or 1 and the entry store if
+ * its address is fixed; 0 otherwise (nothing built). */
+int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
+                     struct gm_blocks *g)
 {
     if (gm_diag(GM_DIAG_NO_LOOPINV) || !inst || !ptr || LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
         return 0;
+    if (fixed_address(g, ptr))
+        return store_known_at_entry(b, slot);
     LLVMValueRef phis[GM_LI_PHIS];
     int nphi = 0;
     find_phis(ptr, 0, phis, &nphi);

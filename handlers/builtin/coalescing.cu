@@ -167,9 +167,10 @@ GM_INL void co_accumulate(struct co_run *w, uint32_t site, uint32_t mask, uint32
 }
 
 /* Loop steps (abi.h, GM_ACCUM_STEP_*; off with the pass option
- * -gm-diag-no-loopinv): for a global load or store in a
+ * -gm-diag-no-loopinv): for a global, shared or local load or store in a
  * loop whose address advances by D bytes per iteration, the pass stores D
- * and clears the run mask in the loop's preheader. A warp execution whose
+ * and clears the run mask in the loop's preheader (D = 0 from kernel
+ * entry for an address computed once per thread). A warp execution whose
  * mask equals every lane's run mask repeats the previous one (each lane of
  * the mask moved by the same D since, see co_step_run), so its key is the
  * leader's current one: the leader counts it, nothing else runs. */
@@ -191,9 +192,16 @@ GM_INL int co_step_fast(uint32_t *acc, uint32_t mask)
  * and line pattern moves as a whole) or every lane's address is the
  * leader's plus a multiple of 128 (naturally aligned accesses of <= 32 B:
  * sectors = lines = distinct addresses, whatever the shift); the low 32
- * address bits decide both. */
-GM_INL uint32_t co_step_run(const uint32_t *acc, uint32_t mask, uint64_t a)
+ * address bits decide both. Shared wavefronts follow as well: they depend
+ * on which lanes share a W-byte unit and on the units' offsets modulo 128
+ * (bank groups); a shift by a multiple of 128 keeps both, and lanes 128 B
+ * apart stay distinct units of one bank group, whatever the shift.
+ * Local memory: a lane's local offset moved by D moves its interleaved
+ * address (gm_local_phys) by 32 * D when D is a multiple of 4, a multiple
+ * of 128 for every lane; other D are not linear there (no run). */
+GM_INL uint32_t co_step_run(const uint32_t *acc, uint32_t mask, uint64_t a, uint32_t space)
 {
+    if (space == GM_SPACE_LOCAL) return acc[GM_ACCUM_STEP_D] & 3 ? 0 : mask;
     uint32_t al = __shfl_sync(mask, (uint32_t)a, gm_leader_of(mask));
     int ok = !(acc[GM_ACCUM_STEP_D] & 127) || !(((uint32_t)a - al) & 127);
     return __all_sync(mask, ok) ? mask : 0;
@@ -269,14 +277,14 @@ GM_BEFORE_MEM(coalescing)
         return;
     }
     uint32_t mask = gm_active();
-    /* loop steps: global loads and stores only (local addresses are not
-     * linear in the thread's offsets, shared ones count wavefronts) */
-    int step = space == GM_SPACE_GLOBAL && GM_INFO_WIDTH(info) && CO_STEP(acc);
+    /* loop steps: global, shared and local accesses */
+    int step = (space == GM_SPACE_GLOBAL || space == GM_SPACE_SHARED || space == GM_SPACE_LOCAL) &&
+               GM_INFO_WIDTH(info) && CO_STEP(acc);
     if (step) {
         if (co_step_fast(acc, mask)) return;
         acc[GM_ACCUM_STEP_RUN] = 0;
     }
     struct co_run w = co_keyed(site, addr, info, acc[0], acc[1]);
     acc[0] = w.key, acc[1] = w.count;
-    if (step && w.keyed) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr);
+    if (step && w.keyed) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr, space);
 }

@@ -37,19 +37,29 @@ GM_INL uint32_t gm_union_count(uint32_t mask, uint64_t lo, uint64_t hi)
     return n;
 }
 
-/* Unique units | units >> 2 (e.g. sectors | lines << 16) of a full warp
- * whose units u are nondecreasing in lane order, or whose lanes 16..31
- * repeat lanes 0..15 and those are nondecreasing (16-wide tiles); else
- * GM_UNSORTED, and the caller counts with match_any. Shuffles and votes
- * only: far cheaper than match_any on the common patterns. */
+/* Unique units | units >> 2 (e.g. sectors | lines << 16) of the active
+ * lanes when their units u are nondecreasing in lane order (each lane
+ * compared with the previous active lane: partial warps too), or, for a
+ * full warp, when lanes 16..31 repeat lanes 0..15 and those are
+ * nondecreasing (16-wide tiles); else GM_UNSORTED, and the caller counts
+ * with match_any. Shuffles and votes only: far cheaper than match_any on
+ * the common patterns. */
 #define GM_UNSORTED 0xffffffffu
 GM_INL uint32_t gm_sorted_units(uint32_t mask, uint64_t u)
 {
-    if (mask != ~0u) return GM_UNSORTED;
     uint32_t lane = gm_lane();
-    uint64_t prev = __shfl_up_sync(mask, (unsigned long long)u, 1);
-    int dup = __all_sync(mask, u == __shfl_xor_sync(mask, (unsigned long long)u, 16));
-    int in = !dup || lane < 16, first = lane == 0;
+    uint64_t prev;
+    int first, dup = 0;
+    if (mask == ~0u) {
+        first = lane == 0;
+        prev = __shfl_up_sync(mask, (unsigned long long)u, 1);
+        dup = __all_sync(mask, u == __shfl_xor_sync(mask, (unsigned long long)u, 16));
+    } else {
+        uint32_t below = mask & gm_lanemask_lt();
+        first = below == 0;
+        prev = __shfl_sync(mask, (unsigned long long)u, first ? lane : 31 - __clz(below));
+    }
+    int in = !dup || lane < 16;
     if (!__all_sync(mask, !in || first || u >= prev)) return GM_UNSORTED;
     uint32_t n = __popc(__ballot_sync(mask, in && (first || u != prev)));
     uint32_t l = __popc(__ballot_sync(mask, in && (first || (u >> 2) != (prev >> 2))));

@@ -239,8 +239,9 @@ static void test_coalescing_loops(void)
  * as one or two groups (divergence), each lane's address moves by its D
  * after every execution, lanes leave the loop at random. D (the same for
  * all lanes, as the pass guarantees) a multiple of 128 or not, lanes 128 B
- * apart or not. Returns how many lanes ended with a run mask (fast path armed). */
-static uint32_t test_coalescing_steps(void)
+ * apart or not. Global or local accesses (sectors, lines, matrix) or
+ * shared ones (wavefronts). Returns how many lanes ended with a run mask (fast path armed). */
+static uint32_t test_coalescing_steps(uint32_t space)
 {
     std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
     gm_counters__coalescing = ctr.data();
@@ -248,38 +249,57 @@ static uint32_t test_coalescing_steps(void)
     co_ref ref[NSITES] = {};
     uint32_t armed = 0;
     for (uint32_t site = 0; site < NSITES; site++) {
-        uint32_t w = 1u << (site % 5), pat = site % 4;
-        uint32_t info = (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;
+        bool shared = space == GM_SPACE_SHARED, local = space == GM_SPACE_LOCAL;
+        /* shared: 1-byte lanes at random offsets (site 6) shift across
+         * 4-byte bank words, so their wavefronts change with D; local:
+         * up to 4 B (wider accesses straddle words of the interleaved
+         * model, which the handler counts by their first byte) */
+        uint32_t w = 1u << (site % (shared || local ? 3 : 5)), pat = site % 4;
+        uint32_t info = (space << 16) | GM_INFO_LOAD | w;
         for (int entry = 0; entry < 6; entry++) {
             static const uint64_t ds[] = {0, 128, 4096, 16, 4, 64, 384, 1ull << 20};
-            uint64_t d[32], addr[32], base = (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+            uint64_t d[32], addr[32], base = shared ? (1ull << 31) + (rnd() % 4096) * 16
+                                           : local ? (rnd() % 4096) * 16
+                                                    : (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
             uint64_t d0 = ds[(site + entry) % 8] / 16 * w;  /* keeps w-alignment */
             if (d0 % 128 && (site + entry) % 3 == 0) d0 = ds[(site + entry) % 8];
             for (int l = 0; l < 32; l++) {
                 d[l] = d0;  /* the pass stores only uniform D (loopinv.c) */
-                addr[l] = base + (pat == 0 ? l * w : pat == 1 ? l * 128 : pat == 2 ? (rnd() % 64) * w : (l / 8) * 256);
+                addr[l] = base + (pat == 0 ? l * w : pat == 1 ? l * 128 : pat == 2 ? (rnd() % (shared ? 512 : 64)) * w : (l / 8) * 256);
             }
             for (int l = 0; l < 32; l++) {
                 uint32_t *a = &accum[{"coalescing", site}][l * GM_ACCUM_WORDS];
                 a[GM_ACCUM_STEP_D] = (uint32_t)d[l], a[GM_ACCUM_STEP_D + 1] = (uint32_t)(d[l] >> 32);
                 a[GM_ACCUM_STEP_RUN] = 0, a[GM_ACCUM_STEP_KNOWN] = 1;
             }
-            uint32_t live = entry % 3 == 2 ? rnd_mask() : ~0u;
+            /* (shared, local: the 1-byte steps of site 6, entry 5, with a full warp) */
+            uint32_t live = entry % 3 == 2 && !((shared || local) && entry == 5) ? rnd_mask() : ~0u;
             for (int t = 0; t < 60 && live; t++) {
                 uint32_t g1 = rnd() % 6 == 0 ? live & rnd_mask() : live;
                 for (uint32_t mask : {g1, live & ~g1}) {
                     if (!mask) continue;
                     warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
                     std::vector<std::pair<uint64_t, uint64_t>> glob;
-                    for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
+                    std::vector<std::pair<uint32_t, uint64_t>> shar;
+                    /* local: the interleaved address model (gm_local_phys) */
+                    for (uint32_t l = 0; l < 32; l++)
+                        if (mask >> l & 1)
+                            glob.push_back({local ? (addr[l] >> 2) << 7 | l << 2 | (addr[l] & 3) : addr[l], w}),
+                            shar.push_back({l, addr[l]});
                     co_ref &r = ref[site];
-                    uint32_t s = units(glob, 5);
                     r.slot[CO_WARPS]++;
                     r.slot[CO_THREADS] += glob.size();
-                    r.slot[CO_SECTORS] += s;
-                    r.slot[CO_LINES] += units(glob, 7);
-                    r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
-                    r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+                    if (shared) {
+                        uint32_t ideal;
+                        r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
+                        r.slot[CO_IDEAL_WAVES] += ideal;
+                    } else {
+                        uint32_t s = units(glob, 5);
+                        r.slot[CO_SECTORS] += s;
+                        r.slot[CO_LINES] += units(glob, 7);
+                        r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
+                        r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+                    }
                     for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) addr[l] += d[l];
                 }
                 if (rnd() % 16 == 0) live &= rnd_mask();
@@ -476,10 +496,13 @@ int main(void)
     accum.clear();
     test_coalescing_loops();
     accum.clear();
-    uint32_t armed = test_coalescing_steps();
-    printf("loop steps: %u lanes left with a run mask\n", armed);
-    if (!armed) { failures++; fprintf(stderr, "loop-step fast path never armed\n"); }
-    accum.clear();
+    for (uint32_t space : {(uint32_t)GM_SPACE_GLOBAL, (uint32_t)GM_SPACE_SHARED, (uint32_t)GM_SPACE_LOCAL}) {
+        uint32_t armed = test_coalescing_steps(space);
+        printf("loop steps (%s): %u lanes left with a run mask\n",
+               space == GM_SPACE_SHARED ? "shared" : space == GM_SPACE_LOCAL ? "local" : "global", armed);
+        if (!armed) { failures++; fprintf(stderr, "loop-step fast path never armed\n"); }
+        accum.clear();
+    }
     accum_on = false;
     test_values();
     test_allocations(false);

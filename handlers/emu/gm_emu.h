@@ -32,6 +32,7 @@ static inline uint32_t gm_lanemask_lt(void) { return (1u << gm_emu::lane) - 1; }
 static inline uint32_t __activemask(void) { return gm_emu::active; }
 static inline int __popc(uint32_t x) { return __builtin_popcount(x); }
 static inline int __ffs(uint32_t x) { return __builtin_ffs((int)x); }
+static inline int __clz(uint32_t x) { return x ? __builtin_clz(x) : 32; }
 
 static inline uint32_t __ballot_sync(uint32_t mask, int pred)
 {

@@ -162,3 +162,52 @@ exit:
   ret void
 }
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+; Fixed addresses (computed at most once per thread: in a block on no
+; cycle, or a kernel argument): D = 0 for the whole kernel, word 5 = 1
+; right after the accumulator's zeroing at kernel entry, nothing in the
+; preheader; global and shared alike (%pa, %ps, %a, %pp). An address
+; loaded inside the loop (%q) is not fixed (on a cycle): nothing for it
+; (its accumulator, the first zeroed, has no word 5 store).
+; CHECK-LABEL: define ptx_kernel void @fixed(
+; CHECK-NEXT: entry:
+; CHECK-COUNT-5: alloca [6 x i32]
+; CHECK-NEXT: store [6 x i32] zeroinitializer
+; CHECK-NEXT: store [6 x i32] zeroinitializer
+; CHECK-NEXT: [[F1:%.*]] = getelementptr inbounds i32, ptr %gm.acc{{[0-9]*}}, i32 5
+; CHECK-NEXT: store i32 1, ptr [[F1]]
+; CHECK-NEXT: store [6 x i32] zeroinitializer
+; CHECK-NEXT: [[F2:%.*]] = getelementptr inbounds i32, ptr %gm.acc{{[0-9]*}}, i32 5
+; CHECK-NEXT: store i32 1, ptr [[F2]]
+; CHECK-NEXT: store [6 x i32] zeroinitializer
+; CHECK-NEXT: [[F3:%.*]] = getelementptr inbounds i32, ptr %gm.acc{{[0-9]*}}, i32 5
+; CHECK-NEXT: store i32 1, ptr [[F3]]
+; CHECK-NEXT: store [6 x i32] zeroinitializer
+; CHECK-NEXT: [[F4:%.*]] = getelementptr inbounds i32, ptr %gm.acc{{[0-9]*}}, i32 5
+; CHECK-NEXT: store i32 1, ptr [[F4]]
+; CHECK-NEXT: %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; CHECK-NOT: i32 5{{$}}
+; CHECK: ret void
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+define ptx_kernel void @fixed(ptr addrspace(1) %a, ptr addrspace(1) %pp, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %zt = zext i32 %t to i64
+  %pa = getelementptr inbounds float, ptr addrspace(1) %a, i64 %zt
+  %ps = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %zt
+  br label %pre
+pre:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %pre ], [ %i1, %loop ]
+  %x = load float, ptr addrspace(1) %pa, align 4
+  %y = load float, ptr addrspace(3) %ps, align 4
+  %z = load float, ptr addrspace(1) %a, align 4
+  %q = load ptr addrspace(1), ptr addrspace(1) %pp, align 8
+  %w = load float, ptr addrspace(1) %q, align 4
+  %i1 = add nsw i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
