@@ -13,31 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *gm_grow(void **arr, size_t n, size_t *cap, size_t elem)
-{
-    if (n >= *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        void *p = realloc(*arr, nc * elem);
-        if (!p)
-            return NULL;
-        *arr = p;
-        *cap = nc;
-    }
-    char *slot = (char *)*arr + n * elem;
-    memset(slot, 0, elem);
-    return slot;
-}
-
-int gm_report_set_str(char **dst, const char *s)
-{
-    char *c = NULL;
-    if (s && !(c = strdup(s)))
-        return -1;
-    free(*dst);
-    *dst = c;
-    return 0;
-}
-
 int gm_report_set_hostsite(struct gm_report_hostsite *h, const char *file,
                            uint32_t line, const char *func)
 {

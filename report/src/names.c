@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Names and small shared helpers of the analyses: pattern names, host
- * sites, allocation names, byte formatting, the findings list.
- * Depends on the report headers and libc only.
+ * sites, allocation names, byte formatting, the findings list. The
+ * detectors (analysis_*.c) use these; running them is patterns.c's job, so
+ * this file depends on no analysis. Depends on the report headers and libc.
  */
 #include "util.h"
 #include "grow.h"
@@ -120,16 +121,6 @@ const char *gm_alloc_name(const struct gm_report *r, uint64_t id, char *buf, siz
     return buf;
 }
 
-void gm_pattern_opts_default(struct gm_pattern_opts *o)
-{
-    o->early_gap = 1;
-    o->late_gap = 1;
-    o->idle_gap = 8;
-    o->overalloc_max_touched = 0.5;
-    o->nonuniform_buckets = 4;
-    o->structured_max_share = 0.5;
-}
-
 struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uint64_t alloc,
                                    uint64_t bytes, char *what, char *suggestion)
 {
@@ -148,24 +139,6 @@ struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uin
     return x;
 }
 
-static int cmp_finding(const void *pa, const void *pb)
-{
-    const struct gm_finding *a = pa, *b = pb;
-    if (a->bytes != b->bytes)
-        return a->bytes < b->bytes ? 1 : -1;
-    if (a->pattern != b->pattern)
-        return a->pattern < b->pattern ? -1 : 1;
-    if (a->alloc != b->alloc)
-        return a->alloc < b->alloc ? -1 : 1;
-    return a->seq_from < b->seq_from ? -1 : a->seq_from > b->seq_from;
-}
-
-void gm_findings_sort(struct gm_findings *f)
-{
-    if (f->n > 1)
-        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
-}
-
 void gm_findings_free(struct gm_findings *f)
 {
     for (size_t i = 0; i < f->n; i++) {
@@ -174,18 +147,4 @@ void gm_findings_free(struct gm_findings *f)
     }
     free(f->v);
     memset(f, 0, sizeof *f);
-}
-
-int gm_find_patterns(const struct gm_report *r, const struct gm_pattern_opts *o,
-                     struct gm_findings *out)
-{
-    struct gm_pattern_opts d;
-    if (!o) {
-        gm_pattern_opts_default(&d);
-        o = &d;
-    }
-    if (gm_find_object_patterns(r, o, out) || gm_find_intra_patterns(r, o, out))
-        return -1;
-    gm_findings_sort(out);
-    return 0;
 }
