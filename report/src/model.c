@@ -4,7 +4,8 @@
  * Depends on libc only (no CUDA, no JSON).
  */
 #include "gm_report.h"
-#include "grow.h"
+#include "gm_grow.h"
+#include "gm_strf.h"
 #include "kindex.h"
 #include "strpool.h"
 
@@ -104,14 +105,10 @@ int gm_report_add_note(struct gm_report *r, const char *fmt, ...)
         return -1;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = gm_vstrf(fmt, ap);
     va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!s)
         return -1;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
     *slot = s;
     r->nnotes++;
     return 0;

@@ -6,52 +6,12 @@
  * this file depends on no analysis. Depends on the report headers and libc.
  */
 #include "util.h"
-#include "grow.h"
+#include "gm_grow.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* From the C++ ABI (libstdc++/libc++abi); weak: absent in pure C programs. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
-    __attribute__((weak));
-
-const char *gm_demangle(const char *name, char *buf, size_t len)
-{
-    char *d = NULL;
-    int st = -1;
-    if (name && name[0] == '_' && name[1] == 'Z' && __cxa_demangle)
-        d = __cxa_demangle(name, NULL, NULL, &st);
-    const char *s = d && st == 0 ? d : (name ? name : "?");
-    size_t n = strlen(s);
-    if (n < len) {
-        memcpy(buf, s, n + 1);
-    } else if (len > 4) {
-        memcpy(buf, s, len - 4);
-        memcpy(buf + len - 4, "...", 4);
-    } else if (len) {
-        buf[0] = 0;
-    }
-    free(d);
-    return buf;
-}
-
-char *gm_strf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 const char *gm_fmt_bytes(uint64_t b, char *buf, size_t len)
 {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "gpumem/alloctab.h"
 #include "gpumem/trace.h"
+#include "gm_grow.h"
 
 struct launch_desc {
     void *fn;
@@ -408,12 +409,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     }
     t->launch_rec = SIZE_MAX;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
-    if (seq && gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
-        size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
-        void *p = realloc(gm_st.launch_recs, nc * sizeof *gm_st.launch_recs);
-        if (p) gm_st.launch_recs = p, gm_st.cap_launch_recs = nc;
-    }
-    if (seq && gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
+    if (seq && GM_GROW_TO(gm_st.launch_recs, gm_st.cap_launch_recs, gm_st.nlaunch_recs + 1) == 0) {
         t->launch_rec = gm_st.nlaunch_recs;
         struct gm_launch_rec *l = &gm_st.launch_recs[gm_st.nlaunch_recs++];
         *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,

@@ -84,6 +84,7 @@ struct gm_alloc_upload {
     int active;             /* uploaded for the launch in flight */
     uint32_t n;             /* ranges this launch */
     uint64_t *ids, *sizes;  /* per range */
+    size_t ids_cap, sizes_cap, ranges_host_cap;
     struct gm_alloc_range *ranges; /* host copy of what was uploaded */
     CUdeviceptr ranges_dev, ctr_dev;
     size_t ranges_cap, ctr_cap;
@@ -113,7 +114,8 @@ struct gm_modinst {
     int owner_native;       /* ... that ran uninstrumented copies: read to check they counted nothing */
     uint64_t owned;         /* owner's launches since the last flush */
     struct gm_mstream *streams;
-    uint32_t nstreams, capstreams;
+    uint32_t nstreams;
+    size_t capstreams;
     struct gm_ev *flush_ev; /* end of the last flush */
     uint64_t flush_gen;     /* flushes so far */
     struct gm_pin *pins;    /* free staging blocks */
@@ -347,7 +349,6 @@ enum gm_end_kind { GM_RT_END_NORMAL = 1, GM_RT_END_EXIT, GM_RT_END_SIGNAL };
 GM_HIDDEN void gm_report_all(int end_kind, int status, int in_signal);
 GM_HIDDEN void gm_report_plain(FILE *f);
 /* Demangled C++ name (malloc'd) or NULL, via the C++ ABI if it is loaded. */
-GM_HIDDEN char *gm_rt_demangle(const char *name);
 GM_HIDDEN void gm_report_timeline_csv(FILE *f, int symbolize);
 GM_HIDDEN void gm_report_counters_csv(FILE *f);
 /* Fill the report library's model and write it (report_model.c). */
