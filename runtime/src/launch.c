@@ -25,6 +25,7 @@
 
 struct launch_desc {
     void *fn;
+    CUgraphExec exec;       /* a graph launch's graph */
     CUstream stream;
     uint32_t grid[3], block[3], shmem;
 };
@@ -67,6 +68,7 @@ static void decode(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct l
     if (is_graph(cbid)) {
         const cuGraphLaunch_params *p = cb->functionParams;
         d->stream = p ? p->hStream : NULL;
+        d->exec = p ? p->hGraph : NULL;
     } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
         const cuLaunchKernelEx_params *p = cb->functionParams;
@@ -466,14 +468,15 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
 
 /* Its kernel time, from CUPTI activity: per launch, and per kernel for the
  * modules whose counts it makes (none when it is not measured). */
-static void time_launch(const CUpti_CallbackData *cb, const struct gm_launch_state *ls, int inst)
+static void time_launch(const CUpti_CallbackData *cb, const struct gm_launch_state *ls, int inst,
+                        CUgraphExec exec)
 {
     const struct gm_rt_sitetab *tabs[ls->nmods + 1];
     uint32_t n = 0;
     for (uint32_t i = 0; inst && !ls->discard && i < ls->nmods; i++) tabs[n++] = ls->mods[i]->tab;
     struct gm_tls *t = gm_tls();
     gm_gputime_launch(cb->correlationId, t->api_depth > 1 ? t->outer_corr : 0, ls->rec,
-                      inst ? ls->name : NULL, inst && ls->graph, tabs, n);
+                      inst ? ls->name : NULL, exec, tabs, n);
 }
 
 /* Not measured: run K's uninstrumented copy if the module has one (1 if
@@ -529,7 +532,7 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     CUdevice dev = -1;
     ls.seq = record_launch(fi, d, inst, cb->context, &dev);
     ls.rec = gm_tls()->launch_rec;
-    time_launch(cb, &ls, inst);
+    time_launch(cb, &ls, inst, d->exec);
     if (inst) {
         gm_col_enter(&ls, d->stream);
         for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) {

@@ -287,6 +287,10 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
         gm_report_add_unobserved(r, NULL, "launch captured into a CUDA graph (stream capture)",
                                  gm_st.captured_launches);
     for (unsigned i = 0; i < gm_st.nnotes; i++) gm_report_add_note(r, "%s", gm_st.notes[i]);
+    size_t waiting = gm_gputime_waiting();
+    if (waiting)
+        gm_report_add_note(r, "kernel time is incomplete for %zu launch%s: CUPTI did not deliver all "
+                           "of their kernels' activity records", waiting, waiting == 1 ? "" : "es");
     if (gm_st.tl.dropped)
         gm_report_add_note(r, "timeline limit of %zu events reached (GPUMEM_MAX_EVENTS): %llu later "
                            "API events and launches are not in the timeline; counters include them",

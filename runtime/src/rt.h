@@ -30,7 +30,8 @@
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuEventQuery) X(cuEventSynchronize)  \
     X(cuStreamWaitEvent) X(cuMemcpyDtoHAsync) X(cuMemAllocHost) X(cuMemFreeHost)  \
     X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuModuleGetFunction) X(cuLibraryGetKernel)  \
-    X(cuFuncGetAttribute) X(cuFuncSetAttribute)
+    X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuGraphGetNodes) X(cuGraphNodeGetType) \
+    X(cuGraphChildGraphNodeGetGraph)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
@@ -234,10 +235,18 @@ GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 /* Enable CUPTI kernel activity; -1 (said in one line) if it cannot be. */
 GM_HIDDEN int gm_gputime_start(void);
 /* A launch with CUPTI correlation ids corr (its driver call) and
- * outer_corr (the runtime call around it, or 0): its kernel's time goes to
- * launch record rec and to the kernel's entry for each of tabs. */
+ * outer_corr (the runtime call around it, or 0): its kernels' time goes to
+ * launch record rec and to the kernel's entry for each of tabs. exec: the
+ * graph it launches, or NULL for a kernel. */
 GM_HIDDEN void gm_gputime_launch(uint32_t corr, uint32_t outer_corr, size_t rec, const char *name,
-                                 int graph, const struct gm_rt_sitetab *const *tabs, uint32_t ntabs);
+                                 CUgraphExec exec, const struct gm_rt_sitetab *const *tabs,
+                                 uint32_t ntabs);
+/* A graph instantiated as exec (its kernel nodes are counted), or exec
+ * destroyed. */
+GM_HIDDEN void gm_gputime_graph_instantiated(CUgraphExec exec, CUgraph graph);
+GM_HIDDEN void gm_gputime_graph_destroyed(CUgraphExec exec);
+/* Launches whose kernel records have not all arrived yet. */
+GM_HIDDEN size_t gm_gputime_waiting(void);
 /* Deliver every kernel record CUPTI holds (not from a signal handler). */
 GM_HIDDEN void gm_gputime_flush(void);
 

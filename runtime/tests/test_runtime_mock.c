@@ -262,7 +262,11 @@ static void launches(void)
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
-    cuGraphLaunch_params gl = {.hGraph = (CUgraphExec)0x77, .hStream = NULL};
+    /* mock_cuda's graph (3 kernel nodes, one in a child graph) */
+    CUgraphExec exec = (CUgraphExec)0x77;
+    cuGraphInstantiateWithFlags_params gi = {.phGraphExec = &exec, .hGraph = (CUgraph)0x66};
+    DRV(cuGraphInstantiateWithFlags, &gi, NULL);
+    cuGraphLaunch_params gl = {.hGraph = exec, .hStream = NULL};
     DRV(cuGraphLaunch, &gl, NULL); /* runs the captured vecadd once more */
 }
 
