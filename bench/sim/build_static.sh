@@ -11,9 +11,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build-simbench}
 cc=${CC:-clang-22}
 mkdir -p "$out"
-srcs=$(cd "$root" && ls sim/trace/*.c sim/core/*.c sim/ref/ref.c sim/synth/synth.c)
+srcs=$(cd "$root" && ls sim/trace/*.c sim/core/*.c sim/ref/ref.c sim/synth/synth.c common/*.c)
 for b in bench_sim bench_trace; do
   (cd "$root" && $cc -std=c17 -O3 -march=x86-64-v2 -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
-      -Isim/include -Iinclude $srcs bench/sim/$b.c -static -Wl,-Bstatic -lzstd -lpthread -o "$out/$b")
+      -Isim/include -Iinclude -Icommon/include $srcs bench/sim/$b.c -static -Wl,-Bstatic -lzstd -lpthread -o "$out/$b")
   echo "built $out/$b"
 done

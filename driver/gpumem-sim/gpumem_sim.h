@@ -25,7 +25,8 @@ struct gm_run {
     uint64_t *alloc_size;               /* by allocation id */
     struct gm_counts *ref_launch;
     uint32_t nlabels, nmods;
-    size_t cap_labels, cap_launches;
+    size_t cap_labels, cap_alloc_size, cap_launches, cap_ref_launch;
+    size_t cap_mod_nsites, cap_mod_sites, cap_mod_names;
     uint32_t *mod_nsites;
     struct gm_trace_site **mod_sites;
     char (*mod_names)[GM_TRACE_NAME_MAX];

@@ -9,6 +9,7 @@
 #include <time.h>
 #include "gpumem/replay.h"
 #include "gpumem_sim.h"
+#include "gm_grow.h"
 
 static int fail(struct gm_run *r, const char *msg)
 {
@@ -21,10 +22,10 @@ static int on_module(void *c, uint64_t modid, const char *name, uint32_t n, cons
     struct gm_run *r = c;
     (void)modid;
     uint32_t m = r->nmods;
-    r->mod_nsites = realloc(r->mod_nsites, (m + 1) * sizeof *r->mod_nsites);
-    r->mod_sites = realloc(r->mod_sites, (m + 1) * sizeof *r->mod_sites);
-    r->mod_names = realloc(r->mod_names, (m + 1) * sizeof *r->mod_names);
-    if (!r->mod_nsites || !r->mod_sites || !r->mod_names) return fail(r, "out of memory");
+    if (GM_GROW_TO(r->mod_nsites, r->cap_mod_nsites, (size_t)m + 1) ||
+        GM_GROW_TO(r->mod_sites, r->cap_mod_sites, (size_t)m + 1) ||
+        GM_GROW_TO(r->mod_names, r->cap_mod_names, (size_t)m + 1))
+        return fail(r, "out of memory");
     r->mod_nsites[m] = n;
     r->mod_sites[m] = NULL;
     snprintf(r->mod_names[m], sizeof r->mod_names[m], "%s", name);
@@ -49,16 +50,9 @@ static int on_alloc(void *c, const struct gm_trace_alloc *a)
         return 0;
     }
     if (r->ref) gm_ref_alloc(r->ref, a->base, a->size);   /* same ids: both accept the same set */
-    if ((size_t)id + 1 > r->cap_labels) {   /* grow geometrically: one label per allocation */
-        size_t cap = r->cap_labels ? 2 * r->cap_labels : 64;
-        void *p = realloc(r->labels, cap * sizeof *r->labels);
-        if (!p) return fail(r, "out of memory");
-        r->labels = p;
-        uint64_t *sz = realloc(r->alloc_size, cap * sizeof *sz);
-        if (!sz) return fail(r, "out of memory");
-        r->alloc_size = sz;
-        r->cap_labels = cap;
-    }
+    if (GM_GROW_TO(r->labels, r->cap_labels, (size_t)id + 1) ||   /* one label per allocation */
+        GM_GROW_TO(r->alloc_size, r->cap_alloc_size, (size_t)id + 1))
+        return fail(r, "out of memory");
     snprintf(r->labels[0], sizeof r->labels[0], "(none)");
     snprintf(r->labels[id], sizeof r->labels[id], "%s", a->label);
     r->alloc_size[0] = 0;
@@ -85,15 +79,9 @@ static int on_launch(void *c, const struct gm_trace_launch *l)
         return -1;
     }
     if (r->ref) gm_ref_begin(r->ref, l->carveout);
-    if (r->nlaunches == r->cap_launches) {   /* grow geometrically */
-        size_t cap = r->cap_launches ? 2 * r->cap_launches : 16;
-        struct gm_run_launch *n = realloc(r->launches, cap * sizeof *n);
-        if (n) r->launches = n;
-        struct gm_counts *rc = n ? realloc(r->ref_launch, cap * sizeof *rc) : NULL;
-        if (rc) r->ref_launch = rc;
-        if (!n || !rc) return fail(r, "out of memory");
-        r->cap_launches = cap;
-    }
+    if (GM_GROW_TO(r->launches, r->cap_launches, r->nlaunches + 1) ||
+        GM_GROW_TO(r->ref_launch, r->cap_ref_launch, r->nlaunches + 1))
+        return fail(r, "out of memory");
     memset(&r->launches[r->nlaunches], 0, sizeof *r->launches);
     memset(&r->ref_launch[r->nlaunches], 0, sizeof *r->ref_launch);
     r->launches[r->nlaunches++].l = *l;

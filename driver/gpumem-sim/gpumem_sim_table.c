@@ -5,8 +5,9 @@
  * (label or call site, size), with hit rates, sectors and traffic, and the
  * busiest source lines; and --format csv: every raw counter of every
  * launch, allocation and site, one row each (RFC 4180 quoting, so
- * templated names with commas stay one field). Demangling and CSV fields
- * come from the report library (report/: gm_demangle, gm_csv_*).
+ * templated names with commas stay one field). Demangling comes from
+ * common/ (gm_demangle), CSV fields and byte counts from the report
+ * library (report/: gm_csv_*, gm_fmt_bytes).
  * Reads results only; no simulation.
  */
 #include <stddef.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gm_csv.h"
+#include "gm_demangle.h"
+#include "gm_grow.h"
 #include "gpumem_sim.h"
 #include "util.h"
 
@@ -106,12 +109,7 @@ static struct line *source_lines(const struct gm_run *r, size_t *n)
         for (uint32_t s = 0; s < r->mod_nsites[m]; s++) {
             const struct gm_counts *c = gm_sim_site_counts(r->sim, m, s);
             if (!c->sectors) continue;
-            if (k == cap) {
-                cap = cap ? 2 * cap : 64;
-                struct line *nv = realloc(v, cap * sizeof *nv);
-                if (!nv) { free(v); return NULL; }   /* *n says why */
-                v = nv;
-            }
+            if (GM_GROW_TO(v, cap, k + 1)) { free(v); return NULL; }   /* *n says why */
             const struct gm_trace_site *st = r->mod_sites[m] ? &r->mod_sites[m][s] : NULL;
             char d[160];
             if (st && st->file[0])

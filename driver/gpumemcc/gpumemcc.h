@@ -59,7 +59,7 @@ struct gm_opts {
     enum gm_lang lang_override;
     enum gm_cudart cudart;
     struct gm_input *inputs;
-    size_t ninputs;
+    size_t ninputs, cap_inputs;
     struct gm_strvec common;  /* -I -D -U -isystem -include: host and device */
     struct gm_strvec host;    /* -Xcompiler items and forwarded unknowns */
     struct gm_strvec ptxas;   /* -Xptxas items, --maxrregcount, -res-usage */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "gm_grow.h"
 #include "gpumemcc.h"
 
 static enum gm_lang lang_of(const char *path)
@@ -29,8 +30,7 @@ static int add_input(struct gm_opts *o, const char *path)
 {
     if (access(path, R_OK))
         return gm_err("input file not found: %s", path);
-    o->inputs = realloc(o->inputs, (o->ninputs + 1) * sizeof *o->inputs);
-    if (!o->inputs)
+    if (GM_GROW_TO(o->inputs, o->cap_inputs, o->ninputs + 1))
         return gm_err("out of memory");
     o->inputs[o->ninputs].path = path;
     o->inputs[o->ninputs++].lang = lang_of(path);

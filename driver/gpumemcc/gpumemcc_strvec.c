@@ -1,39 +1,38 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gpumemcc: growable argument vectors and small string helpers. Out of memory
- * ends the process with a message. Depends on libc only.
+ * ends the process with a message. Depends on common/ (growth, gm_vstrf)
+ * and libc.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "gm_grow.h"
+#include "gm_strf.h"
 #include "gpumemcc.h"
 
-static void *gm_xrealloc(void *p, size_t n)
+static _Noreturn void out_of_memory(void)
 {
-    p = realloc(p, n);
-    if (!p) {
-        fputs("gpumemcc: out of memory\n", stderr);
-        exit(1);
-    }
-    return p;
+    fputs("gpumemcc: out of memory\n", stderr);
+    exit(1);
 }
 
 char *gm_xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return memcpy(gm_xrealloc(NULL, n), s, n);
+    char *d = malloc(n);
+    if (!d)
+        out_of_memory();
+    return memcpy(d, s, n);
 }
 
-static char *gm_vasprintf(const char *fmt, va_list ap)
+static char *gm_xvstrf(const char *fmt, va_list ap)
 {
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    char *s = gm_xrealloc(NULL, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = gm_vstrf(fmt, ap);
+    if (!s)
+        out_of_memory();
     return s;
 }
 
@@ -41,7 +40,7 @@ char *gm_xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = gm_vasprintf(fmt, ap);
+    char *s = gm_xvstrf(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -60,10 +59,8 @@ int gm_err(const char *fmt, ...)
 
 static void gm_sv_take(struct gm_strvec *sv, char *s)
 {
-    if (sv->n + 2 > sv->cap) {
-        sv->cap = sv->cap ? sv->cap * 2 : 16;
-        sv->v = gm_xrealloc(sv->v, sv->cap * sizeof *sv->v);
-    }
+    if (GM_GROW_TO(sv->v, sv->cap, sv->n + 2))
+        out_of_memory();
     sv->v[sv->n++] = s;
     sv->v[sv->n] = NULL;
 }
@@ -77,7 +74,7 @@ void gm_sv_pushf(struct gm_strvec *sv, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    gm_sv_take(sv, gm_vasprintf(fmt, ap));
+    gm_sv_take(sv, gm_xvstrf(fmt, ap));
     va_end(ap);
 }
 

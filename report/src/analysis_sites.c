@@ -8,6 +8,7 @@
 #include "sat.h"
 #include "util.h"
 #include "gpumem/abi.h"
+#include "gm_grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +54,8 @@ struct rows { size_t n, cap; struct row *v; };
 
 static int rows_push(struct rows *rs, const struct row *r)
 {
-    if (rs->n == rs->cap) {
-        size_t nc = rs->cap ? rs->cap * 2 : 64;
-        struct row *p = realloc(rs->v, nc * sizeof *p);
-        if (!p)
-            return -1;
-        rs->v = p;
-        rs->cap = nc;
-    }
+    if (GM_GROW_TO(rs->v, rs->cap, rs->n + 1))
+        return -1;
     rs->v[rs->n++] = *r;
     return 0;
 }

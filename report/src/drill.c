@@ -7,7 +7,7 @@
  */
 #include "gm_drill.h"
 #include "gpumem/abi.h"
-#include "grow.h"
+#include "gm_grow.h"
 
 #include <stdlib.h>
 #include <string.h>

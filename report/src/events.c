@@ -4,7 +4,7 @@
  * Depends on libc only.
  */
 #include "gm_report.h"
-#include "grow.h"
+#include "gm_grow.h"
 
 #include <stdlib.h>
 #include <string.h>

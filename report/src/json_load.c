@@ -15,6 +15,7 @@
 #include "gm_report_json.h"
 #include "json_parse.h"
 #include "json_read.h"
+#include "gm_grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,15 +89,9 @@ static int read_all(int fd, struct text *t, uint64_t limit, char *why, size_t le
 {
     struct scan sc = {0, 0, 0, 0};
     for (;;) {
-        if (t->cap - t->n < CHUNK) {
-            size_t nc = t->cap ? t->cap * 2 : CHUNK + 1;
-            char *nb = realloc(t->buf, nc);
-            if (!nb) {
-                snprintf(why, len, "out of memory after %zu bytes", t->n);
-                return -1;
-            }
-            t->buf = nb;
-            t->cap = nc;
+        if (t->cap - t->n < CHUNK && GM_GROW_TO(t->buf, t->cap, t->n + CHUNK + 1)) {
+            snprintf(why, len, "out of memory after %zu bytes", t->n);
+            return -1;
         }
         ssize_t got = read(fd, t->buf + t->n, t->cap - t->n - 1);
         if (got < 0 && errno == EINTR)

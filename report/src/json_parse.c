@@ -6,8 +6,10 @@
  */
 #include "json_parse.h"
 #include "json_exact.h"
+#include "gm_grow.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,16 +141,9 @@ void gm_jarena_free(struct gm_jarena *a)
 
 static int scratch_put(struct gm_jarena *a, const char *s, size_t n)
 {
-    if (a->capscratch - a->nscratch < n + 1) {
-        size_t cap = a->capscratch ? a->capscratch : 256;
-        while (cap - a->nscratch < n + 1)
-            cap *= 2;
-        char *b = realloc(a->scratch, cap);
-        if (!b)
-            return -1;
-        a->scratch = b;
-        a->capscratch = cap;
-    }
+    if (a->capscratch - a->nscratch < n + 1 &&
+        (n >= SIZE_MAX - a->nscratch || GM_GROW_TO(a->scratch, a->capscratch, a->nscratch + n + 1)))
+        return -1;
     memcpy(a->scratch + a->nscratch, s, n);
     a->nscratch += n;
     a->scratch[a->nscratch] = 0;

@@ -5,7 +5,7 @@
  */
 #include "sat.h"
 #include "gm_report.h"
-#include "grow.h"
+#include "gm_grow.h"
 #include "kindex.h"
 #include "strpool.h"
 

@@ -4,7 +4,8 @@
  * Depends on libc only (no CUDA, no JSON).
  */
 #include "gm_report.h"
-#include "grow.h"
+#include "gm_grow.h"
+#include "gm_strf.h"
 #include "kindex.h"
 #include "strpool.h"
 
@@ -12,31 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void *gm_grow(void **arr, size_t n, size_t *cap, size_t elem)
-{
-    if (n >= *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        void *p = realloc(*arr, nc * elem);
-        if (!p)
-            return NULL;
-        *arr = p;
-        *cap = nc;
-    }
-    char *slot = (char *)*arr + n * elem;
-    memset(slot, 0, elem);
-    return slot;
-}
-
-int gm_report_set_str(char **dst, const char *s)
-{
-    char *c = NULL;
-    if (s && !(c = strdup(s)))
-        return -1;
-    free(*dst);
-    *dst = c;
-    return 0;
-}
 
 int gm_report_set_hostsite(struct gm_report_hostsite *h, const char *file,
                            uint32_t line, const char *func)
@@ -129,14 +105,10 @@ int gm_report_add_note(struct gm_report *r, const char *fmt, ...)
         return -1;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = gm_vstrf(fmt, ap);
     va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!s)
         return -1;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
     *slot = s;
     r->nnotes++;
     return 0;

@@ -4,7 +4,7 @@
  * Depends on libc and the site table contract only.
  */
 #include "gm_report.h"
-#include "grow.h"
+#include "gm_grow.h"
 #include "gpumem/abi.h"
 
 #include <stdlib.h>

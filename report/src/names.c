@@ -1,56 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Names and small shared helpers of the analyses: pattern names, host
- * sites, allocation names, byte formatting, the findings list.
- * Depends on the report headers and libc only.
+ * sites, allocation names, byte formatting, the findings list. The
+ * detectors (analysis_*.c) use these; running them is patterns.c's job, so
+ * this file depends on no analysis. Depends on the report headers and libc.
  */
 #include "util.h"
-#include "grow.h"
+#include "gm_grow.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* From the C++ ABI (libstdc++/libc++abi); weak: absent in pure C programs. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
-    __attribute__((weak));
-
-const char *gm_demangle(const char *name, char *buf, size_t len)
-{
-    char *d = NULL;
-    int st = -1;
-    if (name && name[0] == '_' && name[1] == 'Z' && __cxa_demangle)
-        d = __cxa_demangle(name, NULL, NULL, &st);
-    const char *s = d && st == 0 ? d : (name ? name : "?");
-    size_t n = strlen(s);
-    if (n < len) {
-        memcpy(buf, s, n + 1);
-    } else if (len > 4) {
-        memcpy(buf, s, len - 4);
-        memcpy(buf + len - 4, "...", 4);
-    } else if (len) {
-        buf[0] = 0;
-    }
-    free(d);
-    return buf;
-}
-
-char *gm_strf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 const char *gm_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -120,16 +81,6 @@ const char *gm_alloc_name(const struct gm_report *r, uint64_t id, char *buf, siz
     return buf;
 }
 
-void gm_pattern_opts_default(struct gm_pattern_opts *o)
-{
-    o->early_gap = 1;
-    o->late_gap = 1;
-    o->idle_gap = 8;
-    o->overalloc_max_touched = 0.5;
-    o->nonuniform_buckets = 4;
-    o->structured_max_share = 0.5;
-}
-
 struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uint64_t alloc,
                                    uint64_t bytes, char *what, char *suggestion)
 {
@@ -148,24 +99,6 @@ struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uin
     return x;
 }
 
-static int cmp_finding(const void *pa, const void *pb)
-{
-    const struct gm_finding *a = pa, *b = pb;
-    if (a->bytes != b->bytes)
-        return a->bytes < b->bytes ? 1 : -1;
-    if (a->pattern != b->pattern)
-        return a->pattern < b->pattern ? -1 : 1;
-    if (a->alloc != b->alloc)
-        return a->alloc < b->alloc ? -1 : 1;
-    return a->seq_from < b->seq_from ? -1 : a->seq_from > b->seq_from;
-}
-
-void gm_findings_sort(struct gm_findings *f)
-{
-    if (f->n > 1)
-        qsort(f->v, f->n, sizeof *f->v, cmp_finding);
-}
-
 void gm_findings_free(struct gm_findings *f)
 {
     for (size_t i = 0; i < f->n; i++) {
@@ -174,18 +107,4 @@ void gm_findings_free(struct gm_findings *f)
     }
     free(f->v);
     memset(f, 0, sizeof *f);
-}
-
-int gm_find_patterns(const struct gm_report *r, const struct gm_pattern_opts *o,
-                     struct gm_findings *out)
-{
-    struct gm_pattern_opts d;
-    if (!o) {
-        gm_pattern_opts_default(&d);
-        o = &d;
-    }
-    if (gm_find_object_patterns(r, o, out) || gm_find_intra_patterns(r, o, out))
-        return -1;
-    gm_findings_sort(out);
-    return 0;
 }

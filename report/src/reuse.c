@@ -8,6 +8,7 @@
  */
 #include "reuse.h"
 #include "rankset.h"
+#include "gm_search.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,18 +66,19 @@ static size_t candidates(const struct gm_tl *t, struct cand *c)
     return n;
 }
 
+struct cand_key { const struct cand *c; int32_t dev; uint64_t size; };
+static int cand_below(const void *ctx, size_t i)
+{
+    const struct cand_key *k = ctx;
+    const struct cand *c = &k->c[i];
+    return c->device < k->dev || (c->device == k->dev && c->size < k->size);
+}
+
 /* First rank whose (device, size) is >= (dev, size). */
 static size_t lower_bound(const struct cand *c, size_t n, int32_t dev, uint64_t size)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c[mid].device < dev || (c[mid].device == dev && c[mid].size < size))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    struct cand_key k = {c, dev, size};
+    return gm_partition_point(n, cand_below, &k);
 }
 
 static size_t match_one(const struct gm_tl_alloc *B, struct cand *c, size_t nc,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Strings stored once per report (see strpool.h): an open-addressing hash
- * set over strings kept in large chunks. Depends on gm_report.h and libc.
+ * set over strings kept in large chunks; and gm_report_set_str, a string
+ * of the report's own. Depends on gm_report.h and libc.
  */
 #include "strpool.h"
 
@@ -111,4 +112,14 @@ void gm_report_strpool_free(struct gm_report *r)
     free(p->slot);
     free(p);
     r->strpool = NULL;
+}
+
+int gm_report_set_str(char **dst, const char *s)
+{
+    char *c = NULL;
+    if (s && !(c = strdup(s)))
+        return -1;
+    free(*dst);
+    *dst = c;
+    return 0;
 }

@@ -4,6 +4,7 @@
  * Depends on gm_report.h and libc only.
  */
 #include "timeline.h"
+#include "gm_search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,18 +135,18 @@ void gm_tl_free(struct gm_tl *t)
     memset(t, 0, sizeof *t);
 }
 
+struct seq_key { const struct gm_tl *t; uint64_t s; };
+static int seq_at_most(const void *ctx, size_t i)
+{
+    const struct seq_key *k = ctx;
+    return k->t->ev[i]->seq <= k->s;
+}
+
 /* Index of the first event with seq > s. */
 static size_t upper(const struct gm_tl *t, uint64_t s)
 {
-    size_t lo = 0, hi = t->nev;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->ev[mid]->seq <= s)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    struct seq_key k = {t, s};
+    return gm_partition_point(t->nev, seq_at_most, &k);
 }
 
 uint64_t gm_tl_work_between(const struct gm_tl *t, uint64_t a, uint64_t b)

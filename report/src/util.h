@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Internal helpers of the report library: formatted strings, byte counts,
- * findings. Depends on the report headers and libc only.
+ * Internal helpers of the report library: byte counts, findings, names;
+ * with common/'s formatted strings and demangling. Depends on the report
+ * headers, common/ and libc.
  */
 #ifndef GM_REPORT_UTIL_H
 #define GM_REPORT_UTIL_H
@@ -9,18 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gm_analysis.h"
+#include "gm_demangle.h"   /* common/: gm_demangle */
+#include "gm_strf.h"       /* common/: gm_strf */
 
-/* malloc'd printf; NULL when out of memory. */
-char *gm_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "1.50 MiB" style (exact "N B" below 1 KiB) into buf. */
 const char *gm_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Appends a finding (what/suggestion taken over). NULL on OOM (both freed). */
 struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uint64_t alloc,
                                    uint64_t bytes, char *what, char *suggestion);
-/* Demangled C++ name when the C++ runtime's demangler is linked in (weak
- * reference to __cxa_demangle), else the name itself; cut to len-1
- * characters with "..." at the end when longer. */
-const char *gm_demangle(const char *name, char *buf, size_t len);
 /* "label (#id)" or "#id" of an allocation (gm_alloc_name without a lookup). */
 const char *gm_alloc_label(const struct gm_report_alloc *a, char *buf, size_t len);
 int gm_hostsite_same(const struct gm_report_hostsite *a, const struct gm_report_hostsite *b);

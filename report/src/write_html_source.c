@@ -9,7 +9,7 @@
  * Depends on the report headers and libc only.
  */
 #include "html.h"
-#include "grow.h"
+#include "gm_grow.h"
 #include "svg.h"
 #include "util.h"
 

@@ -10,21 +10,11 @@
 #include "check.h"
 #include "gm_report_json.h"
 #include "json_parse.h"
+#include "to_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static char *to_json(const struct gm_report *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(f != NULL);
-    CHECK(gm_report_write_json(r, f) == 0);
-    fclose(f);
-    return buf;
-}
 
 static struct gm_report *sample(void)
 {

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
+#include "gm_grow.h"
+#include "gm_search.h"
 
 struct gm_pending_name {
     uint64_t ptr;
@@ -39,16 +41,18 @@ void gm_alloc_destroy(struct gm_alloc_table *t)
     memset(t, 0, sizeof *t);
 }
 
+struct base_key { const struct gm_alloc_table *t; uint64_t addr; };
+static int base_at_most(const void *ctx, size_t i)
+{
+    const struct base_key *k = ctx;
+    return k->t->live[i]->base <= k->addr;
+}
+
 /* Index of the first live allocation with base > addr. */
 static size_t upper_bound(const struct gm_alloc_table *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->nlive;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->live[mid]->base <= addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    struct base_key k = {t, addr};
+    return gm_partition_point(t->nlive, base_at_most, &k);
 }
 
 struct gm_alloc *gm_alloc_find(const struct gm_alloc_table *t, uint64_t addr)
@@ -64,18 +68,6 @@ static void live_erase(struct gm_alloc_table *t, size_t i)
     t->live[i]->live = 0;
     memmove(&t->live[i], &t->live[i + 1], (t->nlive - i - 1) * sizeof *t->live);
     t->nlive--;
-}
-
-static int grow(void *pp, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    size_t nc = *cap ? *cap * 2 : 64;
-    while (nc < need) nc *= 2;
-    void *p = realloc(*(void **)pp, nc * elem);
-    if (!p) return -1;
-    *(void **)pp = p;
-    *cap = nc;
-    return 0;
 }
 
 /* Retire live allocations overlapping [base, base+size): frees we missed. */
@@ -101,8 +93,7 @@ static void apply_pending(struct gm_alloc_table *t, struct gm_alloc *a)
 struct gm_alloc *gm_alloc_add(struct gm_alloc_table *t, uint64_t base, uint64_t size,
                               int kind, int device)
 {
-    if (grow(&t->all, &t->cap, t->n + 1, sizeof *t->all) ||
-        grow(&t->live, &t->livecap, t->nlive + 1, sizeof *t->live))
+    if (GM_GROW_TO(t->all, t->cap, t->n + 1) || GM_GROW_TO(t->live, t->livecap, t->nlive + 1))
         return NULL;
     struct gm_alloc *a = calloc(1, sizeof *a);
     if (!a) return NULL;

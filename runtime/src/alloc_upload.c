@@ -13,6 +13,7 @@
  */
 #include "rt.h"
 #include "gpumem/alloctab.h"
+#include "gm_grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,15 +170,6 @@ static int grow_dev(CUdeviceptr *p, size_t *cap, size_t need)
     return 0;
 }
 
-/* realloc that keeps the old block on failure (no lost pointer, no NULL). */
-static int grow_host(void **p, size_t n, size_t elem)
-{
-    void *q = realloc(*p, n * elem);
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
-
 /* Snapshot of the live allocations this launch can see. The allocation
  * table is copied under the runtime lock; device buffers are made after it
  * is released (no CUDA call while holding a lock a callback may need). */
@@ -190,9 +182,9 @@ static int snapshot(struct gm_modinst *m, int device, CUstream stream)
     for (size_t i = 0; copy && i < n; i++) copy[i] = *gm_st.allocs.live[i];
     pthread_mutex_unlock(&gm_st.lock);
     u->n = 0;
-    int ok = copy && n < UINT32_MAX && grow_host((void **)&u->ids, n + 1, sizeof *u->ids) == 0 &&
-             grow_host((void **)&u->sizes, n + 1, sizeof *u->sizes) == 0 &&
-             grow_host((void **)&u->ranges, n + 1, sizeof *u->ranges) == 0;
+    int ok = copy && n < UINT32_MAX && GM_GROW_TO(u->ids, u->ids_cap, n + 1) == 0 &&
+             GM_GROW_TO(u->sizes, u->sizes_cap, n + 1) == 0 &&
+             GM_GROW_TO(u->ranges, u->ranges_host_cap, n + 1) == 0;
     for (size_t i = 0; ok && i < n; i++) {
         const struct gm_alloc *a = &copy[i];
         if (!a->size || (a->device != device && a->kind != GM_ALLOC_MANAGED)) continue;
@@ -310,12 +302,7 @@ static uint64_t g_kept_words;
 
 static void add_launch(struct gm_astat *s, const struct gm_astat_launch *l, const uint64_t *bm)
 {
-    if (s->nl == s->capl) {
-        size_t nc = s->capl ? s->capl * 2 : 8;
-        void *p = realloc(s->l, nc * sizeof *s->l);
-        if (!p) return;
-        s->l = p, s->capl = nc;
-    }
+    if (GM_GROW_TO(s->l, s->capl, s->nl + 1)) return;
     struct gm_astat_launch *d = &s->l[s->nl++];
     *d = *l;
     uint64_t words = (s->units + 63) / 64;
@@ -370,12 +357,7 @@ static size_t g_bm_cap, g_ch_cap;
 
 static uint64_t *scratch(uint64_t **buf, size_t *cap, size_t words)
 {
-    if (words > *cap) {
-        void *p = realloc(*buf, words * 8);
-        if (!p) return NULL;
-        *buf = p, *cap = words;
-    }
-    return *buf;
+    return gm_grow_to((void **)buf, cap, words, sizeof **buf) ? NULL : *buf;
 }
 
 /* Reads chunks, and the bitmap when `want`; 0 on success. */

@@ -19,6 +19,7 @@
  * Depends on the CUDA driver API (gm_cu) and the runtime state; no LLVM.
  */
 #include "rt.h"
+#include "gm_grow.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -360,12 +361,7 @@ static struct gm_mstream *mstream(struct gm_modinst *m, CUstream s)
     uint32_t tid = s == CU_STREAM_PER_THREAD ? my_tid() : 0;
     for (uint32_t i = 0; i < m->nstreams; i++)
         if (m->streams[i].s == s && m->streams[i].tid == tid) return &m->streams[i];
-    if (m->nstreams == m->capstreams) {
-        uint32_t nc = m->capstreams ? m->capstreams * 2 : 4;
-        void *p = realloc(m->streams, nc * sizeof *m->streams);
-        if (!p) return NULL;
-        m->streams = p, m->capstreams = nc;
-    }
+    if (GM_GROW_TO(m->streams, m->capstreams, (size_t)m->nstreams + 1)) return NULL;
     struct gm_mstream *e = &m->streams[m->nstreams++];
     *e = (struct gm_mstream){.s = s, .tid = tid};
     return e;

@@ -49,6 +49,29 @@ static void api_exit(void)
     if (t->api_depth > 0) t->api_depth--;
 }
 
+/* A graph instantiated (every cuGraphInstantiate* params struct starts with
+ * phGraphExec, hGraph) or an executable graph destroyed: kernel time counts
+ * its kernel nodes (gputime.c). */
+static int on_graph_exec(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, int enter)
+{
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy) {
+        const cuGraphExecDestroy_params *p = cb->functionParams;
+        if (enter && p) gm_gputime_graph_destroyed(p->hGraphExec);
+        return 1;
+    }
+    if (cbid != CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate &&
+        cbid != CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 &&
+        cbid != CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags &&
+        cbid != CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams &&
+        cbid != CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz)
+        return 0;
+    const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
+    const CUresult *ret = cb->functionReturnValue;
+    if (!enter && p && p->phGraphExec && ret && *ret == CUDA_SUCCESS)
+        gm_gputime_graph_instantiated(*p->phGraphExec, p->hGraph);
+    return 1;
+}
+
 static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     int enter = cb->callbackSite == CUPTI_API_ENTER;
@@ -58,7 +81,7 @@ static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_Ca
         else if (enter && (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy ||
                            cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2) && cb->functionParams)
             gm_col_stream_destroyed(((const cuStreamDestroy_v2_params *)cb->functionParams)->hStream);
-        else if (!enter) {
+        else if (!on_graph_exec(cbid, cb, enter) && !enter) {
             gm_on_capture(cbid, cb);
             gm_on_driver_mem(cbid, cb);
         }

@@ -21,9 +21,11 @@
 #include <unistd.h>
 #include "gpumem/alloctab.h"
 #include "gpumem/trace.h"
+#include "gm_grow.h"
 
 struct launch_desc {
     void *fn;
+    CUgraphExec exec;       /* a graph launch's graph */
     CUstream stream;
     uint32_t grid[3], block[3], shmem;
 };
@@ -66,6 +68,7 @@ static void decode(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, struct l
     if (is_graph(cbid)) {
         const cuGraphLaunch_params *p = cb->functionParams;
         d->stream = p ? p->hStream : NULL;
+        d->exec = p ? p->hGraph : NULL;
     } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
         const cuLaunchKernelEx_params *p = cb->functionParams;
@@ -411,12 +414,7 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
     }
     t->launch_rec = SIZE_MAX;
     uint64_t seq = gm_timeline_append(&gm_st.tl, &e);
-    if (seq && gm_st.nlaunch_recs == gm_st.cap_launch_recs) {
-        size_t nc = gm_st.cap_launch_recs ? gm_st.cap_launch_recs * 2 : 64;
-        void *p = realloc(gm_st.launch_recs, nc * sizeof *gm_st.launch_recs);
-        if (p) gm_st.launch_recs = p, gm_st.cap_launch_recs = nc;
-    }
-    if (seq && gm_st.nlaunch_recs < gm_st.cap_launch_recs) {
+    if (seq && GM_GROW_TO(gm_st.launch_recs, gm_st.cap_launch_recs, gm_st.nlaunch_recs + 1) == 0) {
         t->launch_rec = gm_st.nlaunch_recs;
         struct gm_launch_rec *l = &gm_st.launch_recs[gm_st.nlaunch_recs++];
         *l = (struct gm_launch_rec){.seq = seq, .kernel = e.kernel, .shmem = d->shmem,
@@ -505,14 +503,15 @@ static int take_mods(struct gm_launch_state *ls, const struct gm_fninfo *fi)
 
 /* Its kernel time, from CUPTI activity: per launch, and per kernel for the
  * modules whose counts it makes (none when it is not measured). */
-static void time_launch(const CUpti_CallbackData *cb, const struct gm_launch_state *ls, int inst)
+static void time_launch(const CUpti_CallbackData *cb, const struct gm_launch_state *ls, int inst,
+                        CUgraphExec exec)
 {
     const struct gm_rt_sitetab *tabs[ls->nmods + 1];
     uint32_t n = 0;
     for (uint32_t i = 0; inst && !ls->discard && i < ls->nmods; i++) tabs[n++] = ls->mods[i]->tab;
     struct gm_tls *t = gm_tls();
     gm_gputime_launch(cb->correlationId, t->api_depth > 1 ? t->outer_corr : 0, ls->rec,
-                      inst ? ls->name : NULL, inst && ls->graph, tabs, n);
+                      inst ? ls->name : NULL, exec, tabs, n);
 }
 
 /* Not measured: run K's uninstrumented copy if the module has one (1 if
@@ -568,7 +567,7 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     CUdevice dev = -1;
     ls.seq = record_launch(fi, d, inst, cb->context, &dev);
     ls.rec = gm_tls()->launch_rec;
-    time_launch(cb, &ls, inst);
+    time_launch(cb, &ls, inst, d->exec);
     if (inst) {
         gm_col_enter(&ls, d->stream);
         for (uint32_t i = 0; ls.sync && i < ls.nmods; i++) {

@@ -14,6 +14,7 @@
 #include "gm_report.h"
 #include "gm_report_write.h"
 #include "gpumem/alloctab.h"
+#include "gm_search.h"
 
 static void set_site(struct gm_report_hostsite *h, uintptr_t pc, int symbolize)
 {
@@ -187,18 +188,21 @@ static void fill_access(struct gm_report_alloc *ra, const struct gm_astat *st)
     }
 }
 
+struct seq_key { const struct gm_report *r; uint64_t seq; };
+static int seq_below(const void *ctx, size_t i)
+{
+    const struct seq_key *k = ctx;
+    return k->r->events[i].seq < k->seq;
+}
+
 /* Launch events use the allocations the allocations analysis saw touched. */
 static void fill_launch_uses(struct gm_report *r)
 {
     for (size_t i = 0; i < gm_st.allocs.n; i++) {
         const struct gm_astat *st = gm_astat_find(gm_st.allocs.all[i]->id);
         for (size_t k = 0; st && k < st->nl; k++) {
-            size_t lo = 0, hi = r->nevents;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (r->events[mid].seq < st->l[k].seq) lo = mid + 1;
-                else hi = mid;
-            }
+            struct seq_key key = {r, st->l[k].seq};
+            size_t lo = gm_partition_point(r->nevents, seq_below, &key);
             if (lo == r->nevents || r->events[lo].seq != st->l[k].seq) continue;
             uint32_t how = (st->l[k].reads ? GM_USE_READ : 0) | (st->l[k].writes ? GM_USE_WRITE : 0);
             gm_report_event_add_use(&r->events[lo], st->id, how ? how : GM_USE_UNKNOWN, 0, 0);
@@ -283,6 +287,10 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
         gm_report_add_unobserved(r, NULL, "launch captured into a CUDA graph (stream capture)",
                                  gm_st.captured_launches);
     for (unsigned i = 0; i < gm_st.nnotes; i++) gm_report_add_note(r, "%s", gm_st.notes[i]);
+    size_t waiting = gm_gputime_waiting();
+    if (waiting)
+        gm_report_add_note(r, "kernel time is incomplete for %zu launch%s: CUPTI did not deliver all "
+                           "of their kernels' activity records", waiting, waiting == 1 ? "" : "es");
     if (gm_st.tl.dropped)
         gm_report_add_note(r, "timeline limit of %zu events reached (GPUMEM_MAX_EVENTS): %llu later "
                            "API events and launches are not in the timeline; counters include them",

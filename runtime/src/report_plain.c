@@ -5,30 +5,16 @@
  * test reads) and CSV dumps of counters and the API timeline, written with
  * the report library's CSV writer (gm_csv.h: quoted where a name holds a
  * comma, as templated C++ names do). Called with the runtime lock held.
- * Depends on the runtime core, gm_csv.h and libc (dlsym for demangling).
+ * Depends on the runtime core, gm_csv.h, gm_demangle.h and libc.
  */
 #include "rt.h"
 #include "gm_csv.h"
+#include "gm_demangle.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define GM_MAX_COLS 8 /* wider counter sets are summed in the table (CSV has all) */
-
-/* Demangled C++ name (malloc'd) or NULL, via the C++ ABI if it is loaded. */
-char *gm_rt_demangle(const char *name)
-{
-    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-    demangle_fn fn = (demangle_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    int status = -1;
-    char *d = fn && name && name[0] == '_' && name[1] == 'Z' ? fn(name, NULL, NULL, &status) : NULL;
-    if (status != 0) {
-        free(d);
-        return NULL;
-    }
-    return d;
-}
 
 /* k-th comma-separated slot name, or "sK". */
 static void slot_name(const struct gm_rt_sitetab *t, const struct gm_sitetab_global *g,
@@ -104,7 +90,7 @@ static void print_site(FILE *f, const struct gm_kstat *k, uint32_t site)
 
 static void print_kernel(FILE *f, const struct gm_kstat *k)
 {
-    char *dm = gm_rt_demangle(k->name);
+    char *dm = gm_demangle_dup(k->name);
     fprintf(f, "gpumem: kernel %s [%s, module %016llx, %s] %llu launch%s\n", dm ? dm : k->name,
             k->name, (unsigned long long)k->tab->modid, gm_sitetab_str(k->tab, k->tab->hdr->source_str),
             (unsigned long long)k->launches, k->launches == 1 ? "" : "es");

@@ -30,7 +30,8 @@
     X(cuEventElapsedTime) X(cuEventDestroy) X(cuEventQuery) X(cuEventSynchronize)  \
     X(cuStreamWaitEvent) X(cuMemcpyDtoHAsync) X(cuMemAllocHost) X(cuMemFreeHost)  \
     X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuModuleGetFunction) X(cuLibraryGetKernel)  \
-    X(cuFuncGetAttribute) X(cuFuncSetAttribute)
+    X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuGraphGetNodes) X(cuGraphNodeGetType) \
+    X(cuGraphChildGraphNodeGetGraph)
 #define GM_CUPTI_FUNCS(X)                                                      \
     X(cuptiSubscribe) X(cuptiEnableDomain) X(cuptiEnableCallback)              \
     X(cuptiGetResultString) X(cuptiUnsubscribe) X(cuptiGetCallbackName)
@@ -84,6 +85,7 @@ struct gm_alloc_upload {
     int active;             /* uploaded for the launch in flight */
     uint32_t n;             /* ranges this launch */
     uint64_t *ids, *sizes;  /* per range */
+    size_t ids_cap, sizes_cap, ranges_host_cap;
     struct gm_alloc_range *ranges; /* host copy of what was uploaded */
     CUdeviceptr ranges_dev, ctr_dev;
     size_t ranges_cap, ctr_cap;
@@ -113,7 +115,8 @@ struct gm_modinst {
     int owner_native;       /* ... that ran uninstrumented copies: read to check they counted nothing */
     uint64_t owned;         /* owner's launches since the last flush */
     struct gm_mstream *streams;
-    uint32_t nstreams, capstreams;
+    uint32_t nstreams;
+    size_t capstreams;
     struct gm_ev *flush_ev; /* end of the last flush */
     uint64_t flush_gen;     /* flushes so far */
     struct gm_pin *pins;    /* free staging blocks */
@@ -233,10 +236,18 @@ GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 GM_HIDDEN void gm_on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN int gm_gputime_start(void);
 /* A launch with CUPTI correlation ids corr (its driver call) and
- * outer_corr (the runtime call around it, or 0): its kernel's time goes to
- * launch record rec and to the kernel's entry for each of tabs. */
+ * outer_corr (the runtime call around it, or 0): its kernels' time goes to
+ * launch record rec and to the kernel's entry for each of tabs. exec: the
+ * graph it launches, or NULL for a kernel. */
 GM_HIDDEN void gm_gputime_launch(uint32_t corr, uint32_t outer_corr, size_t rec, const char *name,
-                                 int graph, const struct gm_rt_sitetab *const *tabs, uint32_t ntabs);
+                                 CUgraphExec exec, const struct gm_rt_sitetab *const *tabs,
+                                 uint32_t ntabs);
+/* A graph instantiated as exec (its kernel nodes are counted), or exec
+ * destroyed. */
+GM_HIDDEN void gm_gputime_graph_instantiated(CUgraphExec exec, CUgraph graph);
+GM_HIDDEN void gm_gputime_graph_destroyed(CUgraphExec exec);
+/* Launches whose kernel records have not all arrived yet. */
+GM_HIDDEN size_t gm_gputime_waiting(void);
 /* Deliver every kernel record CUPTI holds (not from a signal handler). */
 GM_HIDDEN void gm_gputime_flush(void);
 
@@ -348,7 +359,6 @@ enum gm_end_kind { GM_RT_END_NORMAL = 1, GM_RT_END_EXIT, GM_RT_END_SIGNAL };
 GM_HIDDEN void gm_report_all(int end_kind, int status, int in_signal);
 GM_HIDDEN void gm_report_plain(FILE *f);
 /* Demangled C++ name (malloc'd) or NULL, via the C++ ABI if it is loaded. */
-GM_HIDDEN char *gm_rt_demangle(const char *name);
 GM_HIDDEN void gm_report_timeline_csv(FILE *f, int symbolize);
 GM_HIDDEN void gm_report_counters_csv(FILE *f);
 /* Fill the report library's model and write it (report_model.c). */

@@ -14,6 +14,7 @@
  * runtime state; no CUDA.
  */
 #include "rt.h"
+#include "gm_demangle.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static void init(void)
 static int name_matches(const char *name)
 {
     if (regexec(&S.re, name, 0, NULL, 0) == 0) return 1;
-    char *dm = gm_rt_demangle(name);
+    char *dm = gm_demangle_dup(name);
     int hit = dm && regexec(&S.re, dm, 0, NULL, 0) == 0;
     free(dm);
     return hit;

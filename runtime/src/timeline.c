@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "gm_grow.h"
 
 void gm_timeline_init(struct gm_timeline *tl)
 {
@@ -26,15 +27,9 @@ uint64_t gm_timeline_append(struct gm_timeline *tl, const struct gm_tl_event *e)
         tl->dropped++;
         return 0;
     }
-    if (tl->n == tl->cap) {
-        size_t nc = tl->cap ? tl->cap * 2 : 256;
-        struct gm_tl_event *p = realloc(tl->ev, nc * sizeof *p);
-        if (!p) {
-            tl->dropped++;
-            return 0;
-        }
-        tl->ev = p;
-        tl->cap = nc;
+    if (tl->n == tl->cap && GM_GROW_TO(tl->ev, tl->cap, tl->n + 1)) {
+        tl->dropped++;
+        return 0;
     }
     tl->ev[tl->n] = *e;
     tl->ev[tl->n].seq = tl->n + 1;

@@ -267,7 +267,11 @@ static void launches(void)
     CUgraph graph;
     cuStreamEndCapture_params ec = {.hStream = cap.hStream, .phGraph = &graph};
     DRV(cuStreamEndCapture, &ec, NULL);
-    cuGraphLaunch_params gl = {.hGraph = (CUgraphExec)0x77, .hStream = NULL};
+    /* mock_cuda's graph (3 kernel nodes, one in a child graph) */
+    CUgraphExec exec = (CUgraphExec)0x77;
+    cuGraphInstantiateWithFlags_params gi = {.phGraphExec = &exec, .hGraph = (CUgraph)0x66};
+    DRV(cuGraphInstantiateWithFlags, &gi, NULL);
+    cuGraphLaunch_params gl = {.hGraph = exec, .hStream = NULL};
     DRV(cuGraphLaunch, &gl, NULL); /* runs the captured vecadd once more */
 }
 

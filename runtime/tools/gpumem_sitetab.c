@@ -10,20 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gm_grow.h"
 
 static void *read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            unsigned char *nb = realloc(buf, cap *= 2);
-            if (!nb) free(buf);
-            buf = nb;
+    size_t cap = 0, n = 0;
+    unsigned char *buf = NULL;
+    for (size_t r = 1; r;) {
+        if (GM_GROW_TO(buf, cap, n + (1 << 16))) {
+            free(buf);
+            buf = NULL;
+            break;
         }
+        n += r = fread(buf + n, 1, cap - n, f);
     }
     fclose(f);
     *size = n;

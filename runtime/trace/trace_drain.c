@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "gm_grow.h"
 #include "trace_drain.h"
 
 #define STALL_STEPS 50000u  /* steps an ended launch may show uncommitted slots */
@@ -25,13 +26,7 @@ static void nap(unsigned us)
 
 int gm_trace_flight_pre(struct gm_trace_flight *f, const struct gm_pipe_item *it)
 {
-    if (f->npre == f->cappre) {
-        size_t cap = f->cappre ? 2 * f->cappre : 8;
-        void *p = realloc(f->pre, cap * sizeof *f->pre);
-        if (!p) return -1;
-        f->pre = p;
-        f->cappre = cap;
-    }
+    if (GM_GROW_TO(f->pre, f->cappre, f->npre + 1)) return -1;
     f->pre[f->npre++] = *it;
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
+#include "gm_grow.h"
 #include "trace_meta.h"
 
 struct gm_trace_modidx {
@@ -69,13 +70,7 @@ static int emit_alloc(struct gm_trace_meta *m, const struct gm_trace_emit *em, s
                                  .free_seq = UINT64_MAX };
     if (a->label) snprintf(ta.label, sizeof ta.label, "%s", a->label);
     else snprintf(ta.label, sizeof ta.label, "allocation %" PRIu64, a->id);
-    if (m->nlive == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 64;
-        struct gm_alloc **v = realloc(m->live, cap * sizeof *v);
-        if (!v) return -1;
-        m->live = v;
-        m->cap = cap;
-    }
+    if (GM_GROW_TO(m->live, m->cap, m->nlive + 1)) return -1;
     if (em->alloc(em->ctx, &ta)) return -1;
     m->live[m->nlive++] = a;
     return 0;

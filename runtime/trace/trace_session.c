@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
+#include "gm_grow.h"
 #include "trace_cuda.h"
 #include "trace_drain.h"
 #include "trace_meta.h"
@@ -128,11 +129,7 @@ void gm_trace_copy(int kind, uint64_t dst, uint64_t src, uint64_t bytes)
     if (!bytes || atomic_load_explicit(&g_off, memory_order_relaxed)) return;
     size_t max = atomic_load_explicit(&g_open, memory_order_relaxed) ? COPIES_MAX : COPIES_EARLY;
     pthread_mutex_lock(&Q.m);
-    if (Q.n == Q.cap && Q.cap < max) {
-        size_t cap = Q.cap ? 2 * Q.cap : 256;
-        void *v = realloc(Q.v, cap * sizeof *Q.v);
-        if (v) Q.v = v, Q.cap = cap;
-    }
+    if (Q.n == Q.cap && Q.cap < max) GM_GROW_TO(Q.v, Q.cap, Q.n + 1);
     if (Q.n < Q.cap) Q.v[Q.n++] = (struct gm_trace_copy){ .dst = dst, .src = src, .bytes = bytes,
                                                           .kind = (uint8_t)kind };
     else Q.lost++;

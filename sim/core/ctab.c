@@ -3,33 +3,26 @@
  * Counter tables (ctab.h): directory growth, pages on first use, and the
  * drain that moves a worker's counts into the merged table. No I/O.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ctab.h"
+#include "gm_grow.h"
 
 /* Grows the directory to cover page pg (geometrically); 0 or -1. */
 static int grow_dir(struct gm_ctab *t, uint32_t pg)
 {
-    uint64_t n = t->npg ? t->npg : 4;
-    while (n <= pg) n *= 2;
-    struct gm_counts **p = realloc(t->pg, (size_t)n * sizeof *p);
-    if (!p) return -1;
-    memset(p + t->npg, 0, (size_t)(n - t->npg) * sizeof *p);
-    t->pg = p;
-    t->npg = (uint32_t)n;
+    size_t n = t->npg;
+    if (pg == UINT32_MAX || GM_GROW_TO(t->pg, n, (size_t)pg + 1)) return -1;
+    memset(t->pg + t->npg, 0, (n - t->npg) * sizeof *t->pg);
+    t->npg = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
     return 0;
 }
 
 static struct gm_counts *new_page(struct gm_ctab *t, uint32_t pg)
 {
     if (pg >= t->npg && grow_dir(t, pg)) return NULL;
-    if (t->nused == t->cap_used) {
-        uint32_t cap = t->cap_used ? 2 * t->cap_used : 8;
-        uint32_t *u = realloc(t->used, (size_t)cap * sizeof *u);
-        if (!u) return NULL;
-        t->used = u;
-        t->cap_used = cap;
-    }
+    if (GM_GROW_TO(t->used, t->cap_used, (size_t)t->nused + 1)) return NULL;
     struct gm_counts *p = calloc(GM_CT_PAGE, sizeof *p);
     if (!p) return NULL;
     t->pg[pg] = p;

@@ -20,7 +20,8 @@
 struct gm_ctab {
     struct gm_counts **pg;   /* npg pages or NULL */
     uint32_t npg;            /* directory entries */
-    uint32_t *used, nused, cap_used;   /* pages allocated (in order of first use) */
+    uint32_t *used, nused;             /* pages allocated (in order of first use) */
+    size_t cap_used;
     int oom;
     struct gm_counts spare;  /* where counts go when a page cannot be allocated */
 };

@@ -6,20 +6,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "gm_grow.h"
 #include "live.h"
 
 /* Makes room for block b in the index (blocks b.. move up); 0 or -1. */
 static int add_block(struct gm_liveset *t, uint32_t b, struct gm_liveblk *k)
 {
-    if (t->nblk == t->cap) {
-        uint32_t cap = t->cap ? 2 * t->cap : 8;
-        struct gm_liveblk **p = realloc(t->blk, (size_t)cap * sizeof *p);
-        if (p) t->blk = p;
-        uint64_t *f = p ? realloc(t->first, (size_t)cap * sizeof *f) : NULL;
-        if (f) t->first = f;
-        if (!p || !f) return -1;
-        t->cap = cap;
-    }
+    if (GM_GROW_TO(t->blk, t->cap_blk, (size_t)t->nblk + 1) ||
+        GM_GROW_TO(t->first, t->cap_first, (size_t)t->nblk + 1))
+        return -1;
     memmove(t->blk + b + 1, t->blk + b, (t->nblk - b) * sizeof *t->blk);
     memmove(t->first + b + 1, t->first + b, (t->nblk - b) * sizeof *t->first);
     t->blk[b] = k;

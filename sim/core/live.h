@@ -12,7 +12,9 @@
 #ifndef GM_SIM_LIVE_H
 #define GM_SIM_LIVE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include "gm_search.h"
 
 #define GM_LIVE_BLOCK 256
 
@@ -25,7 +27,8 @@ struct gm_liveblk {
 struct gm_liveset {
     struct gm_liveblk **blk;   /* nblk blocks in address order, none empty */
     uint64_t *first;           /* first[b] = blk[b]->base[0] */
-    uint32_t nblk, cap, count;
+    uint32_t nblk, count;
+    size_t cap_blk, cap_first;
 };
 
 /* [base, end) with id: 0, 1 if it overlaps a live range (nothing added),
@@ -35,16 +38,18 @@ int gm_live_insert(struct gm_liveset *t, uint64_t base, uint64_t end, uint32_t i
 int gm_live_remove(struct gm_liveset *t, uint64_t base);
 void gm_live_destroy(struct gm_liveset *t);
 
+struct gm_live_key { const uint64_t *k; uint64_t x; };
+static inline int gm_live_at_most(const void *ctx, size_t i)
+{
+    const struct gm_live_key *c = ctx;
+    return c->k[i] <= c->x;
+}
+
 /* Index of the last of the n ascending keys k[] that is <= x, or -1. */
 static inline int32_t gm_live_floor(const uint64_t *k, uint32_t n, uint64_t x)
 {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (k[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return (int32_t)lo - 1;
+    struct gm_live_key c = {k, x};
+    return (int32_t)gm_partition_point(n, gm_live_at_most, &c) - 1;
 }
 
 /* The id of the live range containing addr (its bounds in *base, *end),

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include "gpumem/abi.h"
 #include "model.h"
+#include "gm_grow.h"
 
 /* Allocation of addr, remembering the last one found (exact: ranges of
  * live allocations do not change during a feed). */
@@ -138,13 +139,7 @@ void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
 {
     struct gm_reqvec *v = &w->out[q->set % groups];
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 1024;
-        struct gm_l2req *p = realloc(v->v, cap * sizeof *p);
-        if (!p) { w->oom = 1; return; }
-        v->v = p;
-        v->cap = cap;
-    }
+    if (v->n == v->cap && GM_GROW_TO(v->v, v->cap, v->n + 1)) { w->oom = 1; return; }
     v->v[v->n++] = *q;
 }
 

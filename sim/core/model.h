@@ -96,6 +96,7 @@ struct gm_sim {
     struct gm_liveset live;             /* live allocations (live.h) */
     uint32_t nallocs;                   /* ids given so far (id 0: none) */
     uint32_t *mod_base, *mod_n, nmods;  /* site index = mod_base[m] + site; 0 = unknown */
+    size_t cap_mod_base, cap_mod_n;
     uint32_t nsites;
     uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
     uint8_t *near;                      /* sm_count: the partition near each SM (sm % partitions) */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
+#include "gm_grow.h"
 
 struct arg { struct gm_sim *s; uint32_t t; };
 
@@ -166,12 +167,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
     struct gm_worker *w = &s->w[g];
     size_t n = 0;
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].out[g].n;
-    if (n > w->nmerged_cap) {
-        const struct gm_l2req **m = realloc(w->merged, n * sizeof *m);
-        if (!m) { w->oom = 1; return; }
-        w->merged = m;
-        w->nmerged_cap = n;
-    }
+    if (GM_GROW_TO(w->merged, w->nmerged_cap, n)) { w->oom = 1; return; }
     size_t k = merge_queues(s, g, w, n);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/replay.h"
+#include "gm_grow.h"
 
 #define QMAX 4096   /* events queued at most */
 
@@ -81,13 +82,7 @@ static void decode(void *ctx, uint32_t worker, uint32_t workers)
 /* Queues a block's bytes; -1 when out of memory. */
 static int keep(struct gm_replay *p, const struct gm_trace_block *blk)
 {
-    if (p->nbytes + blk->comp_len > p->cap_bytes) {
-        size_t cap = 2 * (p->nbytes + blk->comp_len);
-        uint8_t *nb = realloc(p->bytes, cap);
-        if (!nb) return -1;
-        p->bytes = nb;
-        p->cap_bytes = cap;
-    }
+    if (GM_GROW_TO(p->bytes, p->cap_bytes, p->nbytes + blk->comp_len)) return -1;
     memcpy(p->bytes + p->nbytes, blk->comp, blk->comp_len);
     p->b[p->nb++] = (struct qblk){p->nbytes, blk->comp_len, blk->raw_len, blk->at, 0, NULL};
     p->nbytes += blk->comp_len;

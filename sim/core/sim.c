@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "model.h"
+#include "gm_grow.h"
 
 static void write_back(struct gm_sim *s, struct gm_counts *sum);
 
@@ -82,12 +83,9 @@ void gm_sim_free(struct gm_sim *s)
 int gm_sim_add_module(struct gm_sim *s, uint32_t module, uint32_t nsites)
 {
     if (module >= s->nmods) {
-        uint32_t *b = realloc(s->mod_base, (module + 1) * sizeof *b);
-        if (!b) return -1;
-        s->mod_base = b;
-        uint32_t *n = realloc(s->mod_n, (module + 1) * sizeof *n);
-        if (!n) return -1;
-        s->mod_n = n;
+        if (GM_GROW_TO(s->mod_base, s->cap_mod_base, (size_t)module + 1) ||
+            GM_GROW_TO(s->mod_n, s->cap_mod_n, (size_t)module + 1))
+            return -1;
         for (uint32_t m = s->nmods; m <= module; m++) s->mod_base[m] = s->mod_n[m] = 0;
         s->nmods = module + 1;
     }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/sim.h"
+#include "gm_grow.h"
 
 struct way { uint64_t line; int valid_line; uint32_t valid[4], dirty, owner; uint64_t stamp; };
 struct cache { uint32_t sets, ways; enum gm_repl repl; enum gm_hash hash; struct way *w; uint64_t *tree; };
@@ -20,6 +21,7 @@ struct gm_ref {
     struct cache *l1, l2;
     struct alloc *allocs;
     uint32_t nallocs;
+    size_t cap_allocs, cap_acounts;
     struct gm_counts *acounts, total;
     uint64_t clock;
 };
@@ -109,6 +111,7 @@ struct gm_ref *gm_ref_new(const struct gm_sim_config *c)
     r->l1 = calloc(c->sm_count, sizeof *r->l1);
     cache_make(&r->l2, c->l2_bytes, c->l2_ways, c->l2_repl, c->l2_hash);
     r->acounts = calloc(1, sizeof *r->acounts);
+    r->cap_acounts = 1;
     return r;
 }
 
@@ -125,9 +128,10 @@ void gm_ref_free(struct gm_ref *r)
 
 int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size)
 {
-    r->allocs = realloc(r->allocs, (r->nallocs + 1) * sizeof *r->allocs);
+    if (GM_GROW_TO(r->allocs, r->cap_allocs, (size_t)r->nallocs + 1) ||
+        GM_GROW_TO(r->acounts, r->cap_acounts, (size_t)r->nallocs + 2))
+        return -1;
     r->allocs[r->nallocs++] = (struct alloc){base, size, 1};
-    r->acounts = realloc(r->acounts, (r->nallocs + 1) * sizeof *r->acounts);
     memset(&r->acounts[r->nallocs], 0, sizeof *r->acounts);
     return (int)r->nallocs;
 }

@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Growable byte buffer for the trace writer and reader (see bytes.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include "bytes.h"
+#include "gm_grow.h"
 
 int gm_buf_reserve(struct gm_buf *b, size_t extra)
 {
     if (b->oom) return -1;
     if (b->n + extra <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->n + extra) cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) { b->oom = 1; return -1; }
-    b->p = p;
-    b->cap = cap;
+    if (extra > SIZE_MAX - b->n || GM_GROW_TO(b->p, b->cap, b->n + extra)) { b->oom = 1; return -1; }
     return 0;
 }
 

@@ -85,6 +85,11 @@ run() {
     || fail "graph: $(grep 'kernel launches' "$OUTD/graph.err")"
   if grep -q 'kernel \[CUDA graph\].* 1 launch$' "$OUTD/graph.err"; then check_sites "$OUTD/graph.err" $W graph
   else fail "graph: no [CUDA graph] counts"; fi
+  # kernel time: the graph's kernel nodes counted at instantiation; all
+  # their records arrived (no "incomplete" note) and give the launch a time
+  gt=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); g=[l['gpu_ns'] for l in r['launches'] if l['api'].startswith(('cuGraphLaunch','cudaGraphLaunch'))]; print(len(g), int(all(x > 0 for x in g)), sum('incomplete' in n for n in r['notes']))" "$OUTD/graph.d/report.json" 2>&1)
+  [ "$gt" = "1 1 0" ] && pass "graph: graph launch timed, no incomplete kernel time" \
+    || fail "graph: graph launches, timed, incomplete notes: $gt (expected 1 1 0)"
 
   run_mode threads
   [ $rc = 0 ] && check_sites "$OUTD/threads.err" $((16 * W)) threads || fail "threads: exit status $rc"

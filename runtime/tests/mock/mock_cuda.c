@@ -437,3 +437,46 @@ MOCK_API CUresult cuKernelGetAttribute(int *v, CUfunction_attribute a, CUkernel 
     return CUDA_SUCCESS;
 }
 MOCK_API CUresult cuGetErrorName(CUresult r, const char **s) { (void)r; *s = "CUDA_ERROR_MOCK"; return CUDA_SUCCESS; }
+
+/* ---- graphs: one graph (MOCK_GRAPH) of two kernel nodes, a memset node
+ * and a child graph of one kernel node: 3 kernels in all. */
+#define MOCK_GRAPH ((CUgraph)0x66)
+#define MOCK_CHILD ((CUgraph)0x67)
+static const struct { CUgraphNode node; CUgraph in; CUgraphNodeType type; } g_nodes[] = {
+    {(CUgraphNode)0x601, MOCK_GRAPH, CU_GRAPH_NODE_TYPE_KERNEL},
+    {(CUgraphNode)0x602, MOCK_GRAPH, CU_GRAPH_NODE_TYPE_MEMSET},
+    {(CUgraphNode)0x603, MOCK_GRAPH, CU_GRAPH_NODE_TYPE_GRAPH},
+    {(CUgraphNode)0x604, MOCK_GRAPH, CU_GRAPH_NODE_TYPE_KERNEL},
+    {(CUgraphNode)0x671, MOCK_CHILD, CU_GRAPH_NODE_TYPE_KERNEL},
+};
+#define MOCK_NNODES (sizeof g_nodes / sizeof g_nodes[0])
+
+MOCK_API CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < MOCK_NNODES; i++)
+        if (g_nodes[i].in == g) {
+            if (nodes && k < *n) nodes[k] = g_nodes[i].node;
+            k++;
+        }
+    if (!k && g != MOCK_GRAPH && g != MOCK_CHILD) return CUDA_ERROR_INVALID_VALUE;
+    *n = k;
+    return CUDA_SUCCESS;
+}
+
+MOCK_API CUresult cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType *t)
+{
+    for (size_t i = 0; i < MOCK_NNODES; i++)
+        if (g_nodes[i].node == node) {
+            *t = g_nodes[i].type;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+MOCK_API CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph *g)
+{
+    if (node != (CUgraphNode)0x603) return CUDA_ERROR_INVALID_VALUE;
+    *g = MOCK_CHILD;
+    return CUDA_SUCCESS;
+}

@@ -5,7 +5,9 @@
  * answers cuptiSubscribe_v2 with "held by Nsight Compute" when
  * MOCK_CUPTI_HELD=1. Activity API: every kernel launch delivered as a
  * callback gets a correlation id and, at cuptiActivityFlushAll, a kernel
- * record of 1.5 ms; MOCK_NO_ACTIVITY=1 refuses to enable it. Used only by runtime/tests; depends on cupti.h types.
+ * record of 1.5 ms (a graph launch: MOCK_GRAPH_RECORDS of them, default 3,
+ * the kernels of mock_cuda's graph); MOCK_NO_ACTIVITY=1 refuses to enable
+ * it. Used only by runtime/tests; depends on cupti.h types.
  */
 #include <cupti.h>
 #include <pthread.h>
@@ -163,8 +165,10 @@ MOCK_API int mock_cupti_fire(CUpti_CallbackDomain d, CUpti_CallbackId id, const 
     if (api && cb->callbackSite == CUPTI_API_EXIT && g_kernels_on && is_launch(d, id) &&
         (!cb->functionReturnValue || *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS))
     {
+        const char *gr = getenv("MOCK_GRAPH_RECORDS");
+        int n = id != CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ? 1 : gr ? atoi(gr) : 3;
         pthread_mutex_lock(&g_mu);
-        make_record(cb->correlationId);
+        for (int i = 0; i < n; i++) make_record(cb->correlationId);
         pthread_mutex_unlock(&g_mu);
     }
     return 0;

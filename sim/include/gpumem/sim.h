@@ -144,6 +144,7 @@ const struct gm_counts *gm_sim_site_counts(const struct gm_sim *s, uint32_t modu
 struct gm_ref;
 struct gm_ref *gm_ref_new(const struct gm_sim_config *c);
 void gm_ref_free(struct gm_ref *r);
+/* The allocation's id (1, 2, ...), or -1 when out of memory. */
 int gm_ref_alloc(struct gm_ref *r, uint64_t base, uint64_t size);
 void gm_ref_release(struct gm_ref *r, uint64_t base);
 void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
