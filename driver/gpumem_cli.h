@@ -12,4 +12,13 @@
 int gm_cli_report(int argc, char **argv);
 void gm_cli_report_usage(FILE *f);
 
+/* `gpumem profile ...`; argv[0] is "profile". Returns the exit status. */
+int gm_cli_profile(int argc, char **argv);
+void gm_cli_profile_usage(FILE *f);
+/* Prints the summary of report `json` (in dir) of a program that ended
+ * with waitpid status `status`, and checks the comma-separated analyses
+ * (NULL: none) against the report's. 0, or 1 after a one-line error. */
+int gm_cli_summary(FILE *f, const char *json, const char *dir, const char *prog, int status,
+                   const char *analyses);
+
 #endif

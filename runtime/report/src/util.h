@@ -12,15 +12,9 @@
 
 /* malloc'd printf; NULL when out of memory. */
 char *gm_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "1.50 MiB" style (exact "N B" below 1 KiB) into buf. */
-const char *gm_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Appends a finding (what/suggestion taken over). NULL on OOM (both freed). */
 struct gm_finding *gm_findings_add(struct gm_findings *f, enum gm_pattern p, uint64_t alloc,
                                    uint64_t bytes, char *what, char *suggestion);
-/* Demangled C++ name when the C++ runtime's demangler is linked in (weak
- * reference to __cxa_demangle), else the name itself; cut to len-1
- * characters with "..." at the end when longer. */
-const char *gm_demangle(const char *name, char *buf, size_t len);
 /* "label (#id)" or "#id" of an allocation (gm_alloc_name without a lookup). */
 const char *gm_alloc_label(const struct gm_report_alloc *a, char *buf, size_t len);
 int gm_hostsite_same(const struct gm_report_hostsite *a, const struct gm_report_hostsite *b);
