@@ -2,14 +2,16 @@
 /*
  * Host call sites of CUDA API calls: capture the return address of the
  * first frame that is not libgpumem, CUDA or CUPTI (the unwinder stops
- * there; whether a return address lies in such a library is looked up
- * with dladdr once per address and cached), and resolve it at report time (dladdr; file:line through
- * addr2line when it is installed, once per distinct address). Depends on
- * glibc and uthash only.
+ * there; whether a return address lies in such a library, or in CUDA code
+ * linked into the program itself, is looked up once per address with
+ * dladdr and callsite_syms.c, and cached), and resolve it at report time
+ * (dladdr; file:line through addr2line when it is installed, once per
+ * distinct address). Depends on glibc and uthash only.
  */
 #include "rt.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <unwind.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,18 @@ static int is_tool_object(const char *path)
     for (int i = 0; skip[i]; i++)
         if (strncmp(base, skip[i], strlen(skip[i])) == 0) return 1;
     return 0;
+}
+
+/* The file of a loaded object: dladdr names the program itself by its
+ * argv[0], which need not be a path from here (/proc/PID/exe: addr2line
+ * runs as another process). */
+static const char *object_path(const Dl_info *di)
+{
+    extern char *program_invocation_name; /* glibc */
+    static char exe[32];
+    if (*di->dli_fname && strcmp(di->dli_fname, program_invocation_name)) return di->dli_fname;
+    if (!exe[0]) snprintf(exe, sizeof exe, "/proc/%ld/exe", (long)getpid());
+    return exe;
 }
 
 /* Return addresses seen, and whether each lies in a tool library: a small
@@ -46,7 +60,9 @@ static int is_tool_pc(uintptr_t pc)
     }
     pthread_mutex_unlock(&g_pc_lock);
     Dl_info di;
-    int tool = !dladdr((void *)pc, &di) || !di.dli_fname ? -1 : is_tool_object(di.dli_fname);
+    int tool = !dladdr((void *)pc, &di) || !di.dli_fname ? -1
+               : is_tool_object(di.dli_fname) ||
+                 gm_callsite_in_cuda_code(object_path(&di), (uintptr_t)di.dli_fbase, pc);
     pthread_mutex_lock(&g_pc_lock);
     for (uint32_t i = 0; i < 8; i++) {
         uint32_t k = (h + i) & (PC_CACHE - 1);
@@ -185,7 +201,7 @@ static void resolve_uncached(uintptr_t pc, struct gm_symbolized *out, int use_ad
     /* pc is a return address: look up the call instruction before it */
     uintptr_t off = pc - 1 - (is_fixed_address(di.dli_fname) ? 0 : (uintptr_t)di.dli_fbase);
     if (di.dli_sname) snprintf(out->func, sizeof out->func, "%s", di.dli_sname);
-    if (use_addr2line && addr2line(di.dli_fname, off, out) == 0) return;
+    if (use_addr2line && addr2line(object_path(&di), off, out) == 0) return;
     snprintf(out->file, sizeof out->file, "%s+0x%lx", di.dli_fname, (unsigned long)off);
     out->line = 0;
 }

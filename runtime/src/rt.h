@@ -218,6 +218,11 @@ GM_HIDDEN uintptr_t gm_callsite_capture(const void *key);
 /* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
 struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
 GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
+/* callsite_syms.c: 1 if pc (a return address in the object at path, loaded
+ * at base) lies in a CUDA runtime/driver function or a kernel launch stub
+ * linked into that object; gm_callsite_cuda_name judges a symbol name. */
+GM_HIDDEN int gm_callsite_in_cuda_code(const char *path, uintptr_t base, uintptr_t pc);
+GM_HIDDEN int gm_callsite_cuda_name(const char *name);
 
 /* ---- CUPTI (cupti_sub.c), events (mem_events.c), launches (launch.c) -- */
 GM_HIDDEN int gm_cupti_start(void);
