@@ -124,28 +124,35 @@ uintptr_t gm_callsite_capture(const void *key)
     return w.found;
 }
 
-/* file:line from addr2line for an offset inside `obj`; 0 on success. */
+/* Function and file:line from addr2line for an offset inside `obj`; 0 on
+ * success. With -i addr2line lists the frames inlined at the address,
+ * innermost first, each followed by the place it was called from in the
+ * next: CUDA's own inline wrappers (cudaMalloc<T> of cuda_runtime.h) are
+ * skipped as its out-of-line frames are, so the place is the user's call. */
 static int addr2line(const char *obj, uintptr_t off, struct gm_symbolized *out)
 {
-    char cmd[1200], line[1024];
-    snprintf(cmd, sizeof cmd, "addr2line -C -f -e '%s' 0x%lx 2>/dev/null", obj,
+    char cmd[1200], fn[1024], loc[1024];
+    snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", obj,
              (unsigned long)off);
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
-    int ok = -1;
-    if (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (strcmp(line, "??") != 0) snprintf(out->func, sizeof out->func, "%.255s", line);
-        if (fgets(line, sizeof line, p) && line[0] != '?') {
-            char *colon = strrchr(line, ':');
-            if (colon) {
-                *colon = '\0';
-                out->line = (unsigned)strtoul(colon + 1, NULL, 10);
-                snprintf(out->file, sizeof out->file, "%.511s", line);
-                ok = out->line ? 0 : -1;
-            }
+    int ok = -1, chosen = 0;
+    while (!chosen && fgets(fn, sizeof fn, p) && fgets(loc, sizeof loc, p)) {
+        fn[strcspn(fn, "\n")] = '\0';
+        loc[strcspn(loc, "\n")] = '\0';
+        int known = strcmp(fn, "??") != 0;
+        if (known && gm_callsite_cuda_name(fn)) continue; /* the next frame called it */
+        chosen = 1;
+        if (known) snprintf(out->func, sizeof out->func, "%.255s", fn);
+        char *colon = loc[0] != '?' ? strrchr(loc, ':') : NULL;
+        if (colon) {
+            *colon = '\0';
+            out->line = (unsigned)strtoul(colon + 1, NULL, 10);
+            snprintf(out->file, sizeof out->file, "%.511s", loc);
+            ok = out->line ? 0 : -1;
         }
     }
+    while (fgets(fn, sizeof fn, p)) {} /* the rest of the chain */
     pclose(p);
     return ok;
 }

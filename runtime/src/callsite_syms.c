@@ -9,7 +9,8 @@
  * API, not a user's cudart_check),
  * libcudart_static_* (the static runtime's internal functions) and
  * compiler-made kernel launch stubs (*__device_stub__*); C++ names are
- * judged by their first identifier (cudaMalloc<float>). Stripped modules
+ * judged by the function's own name (cudaMalloc<float>, not the return
+ * type of "cudaError_t alloc<float>(...)"). Stripped modules
  * have no ranges: their frames count as the user's. Depends on libc and
  * <elf.h> only; called when a return address is first seen, never per event.
  */
@@ -32,7 +33,10 @@ static struct module g_mods[MAX_MODULES];
 static size_t g_nmods;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The first identifier of a symbol name, mangled or not: [*id, *id + *len). */
+/* The function's own name in a symbol name: the first identifier of a
+ * mangled one (_Z10cudaMallocIfE...), or in a demangled one the last name
+ * before the parameters, without template arguments or a return type
+ * ("cudaError cudaMalloc<float>(float**, unsigned long)": cudaMalloc). */
 static void first_ident(const char *s, const char **id, size_t *len)
 {
     if (s[0] == '_' && s[1] == 'Z') {
@@ -46,7 +50,18 @@ static void first_ident(const char *s, const char **id, size_t *len)
             }
         }
     }
-    *id = s, *len = strlen(s);
+    size_t end = 0;
+    for (int depth = 0; s[end] && !(s[end] == '(' && depth == 0); end++)
+        depth += (s[end] == '<') - (s[end] == '>');
+    if (end && s[end - 1] == '>') /* template arguments of the function */
+        for (int depth = 0; end > 0;) {
+            char c = s[--end];
+            depth += (c == '>') - (c == '<');
+            if (depth == 0) break;
+        }
+    size_t start = end;
+    while (start > 0 && s[start - 1] != ' ' && s[start - 1] != ':') start--;
+    *id = s + start, *len = end - start;
 }
 
 int gm_callsite_cuda_name(const char *name)

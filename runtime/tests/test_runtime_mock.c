@@ -516,6 +516,11 @@ __attribute__((noinline)) int cudaMallocLike(size_t n)
     __asm__ volatile("" ::: "memory"); /* keep this frame (no tail call) */
     return 0;
 }
+/* as cuda_runtime.h's template cudaMalloc<T>: inlined into the caller */
+static inline __attribute__((always_inline)) void cudaInlineWrapper(size_t n)
+{
+    libcudart_static_0123456789abcdef(n);
+}
 void fake_launch_stub(void) __asm__("_Z25__device_stub__fakeKernelPf");
 __attribute__((noinline)) void fake_launch_stub(void)
 {
@@ -535,6 +540,7 @@ __attribute__((noinline)) static void cudart_sites(void)
     cudaMallocLike(1200); /* cudart site B */
     libcudart_static_0123456789abcdef(1300); /* cudart site C */
     fake_launch_stub(); /* cudart site D */
+    cudaInlineWrapper(1400); /* cudart site E */
     __asm__ volatile("" ::: "memory");
 }
 
