@@ -228,8 +228,9 @@ static void forward(int sig, siginfo_t *si, void *uc)
         kill(g_child, sig);
 }
 
-static const int g_fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-                            SIGCONT, SIGTSTP};
+/* Not SIGTSTP/SIGCONT: a terminal's ^Z must stop the launcher with the
+ * program (a handler would keep it running, holding the shell's prompt). */
+static const int g_fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
 #define NFWD (sizeof g_fwd / sizeof g_fwd[0])
 
 /* Runs argv; *status as waitpid gives it. 0, or the launcher's exit status
