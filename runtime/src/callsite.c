@@ -77,6 +77,31 @@ static int is_tool_pc(uintptr_t pc)
 
 struct walk { int depth; uintptr_t found, slot; };
 
+struct pathwalk { int depth, user; int n, max; uintptr_t *pcs; };
+
+static _Unwind_Reason_Code visit_path(struct _Unwind_Context *ctx, void *arg)
+{
+    struct pathwalk *w = arg;
+    uintptr_t pc = (uintptr_t)_Unwind_GetIP(ctx);
+    if (w->depth++ == 0 || !pc) return _URC_NO_REASON;
+    if (!w->user) {
+        w->user = is_tool_pc(pc) == 0; /* the call site itself: not part of the path */
+        return w->depth < 48 ? _URC_NO_REASON : _URC_END_OF_STACK;
+    }
+    Dl_info di;
+    if (dladdr((void *)pc, &di) && di.dli_fname && strstr(di.dli_fname, "libc.so"))
+        return _URC_END_OF_STACK; /* __libc_start_main and below */
+    w->pcs[w->n++] = pc;
+    return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+void gm_callsite_path(uintptr_t *pcs, int max)
+{
+    memset(pcs, 0, (size_t)max * sizeof *pcs);
+    struct pathwalk w = {0, 0, 0, max, pcs};
+    _Unwind_Backtrace(visit_path, &w);
+}
+
 /* The CFA a context reports is that of the frame returning to its IP (as
  * measured with libgcc): on x86-64 that return address sits just below it. */
 static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *arg)

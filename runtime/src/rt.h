@@ -218,6 +218,10 @@ GM_HIDDEN uintptr_t gm_callsite_capture(const void *key);
 /* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
 struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
 GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
+/* Return addresses of up to max callers above the first user frame
+ * (innermost first), stopping at libc; the rest of pcs is zeroed. A full
+ * stack walk: for allocations, not launches. */
+GM_HIDDEN void gm_callsite_path(uintptr_t *pcs, int max);
 /* callsite_syms.c: 1 if pc (a return address in the object at path, loaded
  * at base) lies in a CUDA runtime/driver function or a kernel launch stub
  * linked into that object; gm_callsite_cuda_name judges a symbol name. */

@@ -67,6 +67,12 @@ for a in r["allocations"]:
         "PASS" if ok and okf else "FAIL", name, n, s.get("file"), s.get("line"), func,
         f.get("file"), f.get("line"), ("line %d, " % site_line[n]) if lines else "", fn))
     bad += not (ok and okf)
+# the call path above site 2 (in alloc_pair): main's line that called alloc_pair
+pair_line = [i + 1 for i, l in enumerate(text) if "alloc_pair(&p[1]" in l][0]
+path = [a.get("alloc_path") or "" for a in r["allocations"] if a["size"] == 1 << 12]
+okp = bool(path) and path[0].startswith("main (") and (not lines or path[0].split(" <- ")[0].endswith("callsites.cu:%d)" % pair_line))
+print("%s %s call path of site 2: %s" % ("PASS" if okp else "FAIL", name, path))
+bad += not okp
 lab = [a.get("label") for a in r["allocations"] if a["size"] == 1 << 13]
 print("%s %s label of site 3: %s" % ("PASS" if lab == ["named buffer"] else "FAIL", name, lab))
 print("%s %s six allocations in the report (%d)" % ("PASS" if seen == 6 else "FAIL", name, seen))
