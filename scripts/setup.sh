@@ -3,7 +3,7 @@
 # Installs what a fresh Debian 12 machine lacks to build and test gpumem, and
 # checks for the CUDA toolkit. Idempotent; prints one line per problem.
 set -eu
-PKGS="clang-22 llvm-22-dev libclang-22-dev lld-22 llvm-22-tools libclang-rt-22-dev uthash-dev libzstd-dev zstd libcjson-dev binutils cmake ninja-build python3"
+PKGS="clang-22 llvm-22-dev libclang-22-dev lld-22 llvm-22-tools libclang-rt-22-dev uthash-dev libzstd-dev zstd libcjson-dev binutils cmake ninja-build python3 chromium"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

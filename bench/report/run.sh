@@ -22,7 +22,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
     echo
     echo "Command: \`sh bench/report/run.sh $build\`; each row: \`gpumem report IN --format all -o DIR\`"
     echo "on \`python3 bench/report/gen_report.py --allocs N --launches M\`."
-    echo "Commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- runtime/report driver || echo ' (+ uncommitted changes)'),"
+    echo "Commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- report driver || echo ' (+ uncommitted changes)'),"
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n): $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
     echo "$(nproc) cores, load average at start $(cut -d' ' -f1-3 /proc/loadavg)."
     echo "Wall time depends on the machine's load; user time and peak RSS much less."

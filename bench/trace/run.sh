@@ -11,7 +11,7 @@
 # traced process's time beyond the native one's start-up (traced wall -
 # (native wall - native loop)), trace MB, and whether every record was
 # saved (the runtime's summary line against the program's count).
-# Usage: bench/trace/run.sh [MODES (default "small medium large")]
+# Usage: bench/trace/run.sh [MODE...] (default: small medium large)
 # Depends on: sh, awk, date, the binaries of tests/gpu/trace/build.sh
 # (.devbuild/trace/bin/capture.{off,trace}).
 set -u
@@ -20,7 +20,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dev=${GM_TRACE_DEVBUILD:-$root/.devbuild/trace}
 out=${OUT:-$root/out}
 work=$out/trace-capture
-modes=${1:-"small medium large"}
+modes=${*:-"small medium large"}
 mkdir -p "$work"
 [ -x "$dev/bin/capture.trace" ] || { echo "trace-capture: $dev/bin/capture.trace missing (run tests/gpu/trace/build.sh)" >&2; exit 1; }
 export LD_LIBRARY_PATH="$dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -38,29 +38,46 @@ GM_INL uint32_t gm_trace_width(uint32_t info, uint64_t value)
     return w;
 }
 
-/* Leader only. Returns 1 with *slot set when n free slots were reserved,
- * 0 when the record is not written (over the cap, or dropped and counted). */
-GM_INL int gm_trace_reserve(struct gm_trace_buf *b, uint32_t n, uint64_t *slot)
+/* Drop mode: reserve n slots only when they are free (a CAS loop; the
+ * ring is drained only after the kernel, so a full ring drops at once). */
+GM_INL int gm_trace_reserve_drop(struct gm_trace_buf *b, uint32_t n, uint64_t *slot)
 {
-    unsigned long long nrec = atomicAdd((unsigned long long *)&b->records, 1ull);
-    if (b->max_records && nrec >= b->max_records) return 0;
     volatile uint64_t *wi = &b->write_index, *ri = &b->read_index;
-    uint64_t cap = b->capacity;
-    for (uint32_t polls = 0;; polls++) {
-        uint64_t w = *wi, r = *ri;
-        if (w + n <= r + cap) {
-            if (atomicCAS((unsigned long long *)&b->write_index, w, w + n) == w) {
-                *slot = w;
-                return 1;
-            }
-            continue;
-        }
-        if (b->mode == GM_TRACE_MODE_DROP || (b->spin_limit && polls >= b->spin_limit)) {
+    for (;;) {
+        uint64_t w = *wi;
+        if (w + n > *ri + b->capacity) {
             atomicAdd((unsigned long long *)&b->dropped, 1ull);
             return 0;
         }
+        if (atomicCAS((unsigned long long *)&b->write_index, w, w + n) == w) {
+            *slot = w;
+            return 1;
+        }
+    }
+}
+
+/* Leader only. Returns 1 with *slot set when n slots are reserved and free,
+ * 0 when the record is not written (over the cap, dropped and counted, or
+ * given up after spin_limit polls: its slots stay uncommitted and the host
+ * counts them lost). Block mode reserves with one fetch-and-add and then
+ * waits for the host to free the slots: a CAS loop on write_index
+ * serialised the ~2,000 resident warps of an H100 (one success per round
+ * of failed CASes). `records` is counted only under a cap (the host
+ * derives it otherwise). */
+GM_INL int gm_trace_reserve(struct gm_trace_buf *b, uint32_t n, uint64_t *slot)
+{
+    if (b->max_records &&
+        atomicAdd((unsigned long long *)&b->records, 1ull) >= b->max_records) return 0;
+    if (b->mode == GM_TRACE_MODE_DROP) return gm_trace_reserve_drop(b, n, slot);
+    uint64_t w = atomicAdd((unsigned long long *)&b->write_index, (unsigned long long)n);
+    volatile uint64_t *ri = &b->read_index;
+    uint64_t cap = b->capacity;
+    for (uint32_t polls = 0; w + n > *ri + cap; polls++) {
+        if (b->spin_limit && polls >= b->spin_limit) return 0;
         __nanosleep(256);
     }
+    *slot = w;
+    return 1;
 }
 
 GM_INL char *gm_trace_slot(struct gm_trace_buf *b, uint64_t i)

@@ -82,21 +82,24 @@ typedef char gm_trace_ext_size_check[sizeof(struct gm_trace_ext) == GM_TRACE_REC
  * GM_TRACE_REC_SIZE bytes (slot i of the ring is at index i % capacity);
  * the slots start at offset GM_TRACE_BUF_HDR_SIZE.
  * The handler's leader lane reserves n slots (1, or 2 with GM_TRACE_F_EXT)
- * only when they are free, so a slot is never written before the host has
- * consumed its previous content:
- *   atomicAdd(&records, 1);
- *   for (polls = 0;; polls++) {
- *     w = volatile write_index; r = volatile read_index;
- *     if (w + n <= r + capacity) { if (atomicCAS(&write_index, w, w + n) == w) break; continue; }
- *     if (mode == GM_TRACE_MODE_DROP || (spin_limit && polls >= spin_limit)) { atomicAdd(&dropped, 1); return; }
- *   }
+ * and writes them only once they are free, so a slot is never written
+ * before the host has consumed its previous content:
+ *   if (max_records && atomicAdd(&records, 1) >= max_records) return;
+ *   block mode: w = atomicAdd(&write_index, n);
+ *     for (polls = 0; w + n > volatile read_index + capacity; polls++)
+ *       if (spin_limit && polls >= spin_limit) return;   (slots left uncommitted)
+ *   drop mode: for (;;) { w = volatile write_index;
+ *     if (w + n > volatile read_index + capacity) { atomicAdd(&dropped, 1); return; }
+ *     if (atomicCAS(&write_index, w, w + n) == w) break; }
  *   write the slot(s) w .. w+n-1; __threadfence(); write each slot's commit = (uint32)(slot index + 1)
  * Mode GM_TRACE_MODE_BLOCK is back-pressure: the host drains while the kernel
  * runs (mapped host memory or a copy stream) and a full ring makes warps wait,
  * up to spin_limit polls (0 = no limit); GM_TRACE_MODE_DROP never waits (a
  * buffer drained only at kernel exit). The host consumes slot i when its
- * commit equals (uint32)(i + 1), then advances read_index. Every loss is in
- * `dropped`; `records` counts records attempted (saved + dropped).
+ * commit equals (uint32)(i + 1), then advances read_index. Drops are in
+ * `dropped`; slots a launch reserved but never committed (a warp that gave
+ * up waiting) are counted lost by the host once the launch has ended;
+ * `records` counts records attempted only under a cap (max_records).
  */
 struct gm_trace_buf {
     uint64_t write_index;   /* slots reserved so far (device atomics) */

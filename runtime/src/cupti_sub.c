@@ -58,7 +58,10 @@ static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_Ca
         else if (enter && (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy ||
                            cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2) && cb->functionParams)
             gm_col_stream_destroyed(((const cuStreamDestroy_v2_params *)cb->functionParams)->hStream);
-        else if (!enter) gm_on_driver_mem(cbid, cb);
+        else if (!enter) {
+            gm_on_capture(cbid, cb);
+            gm_on_driver_mem(cbid, cb);
+        }
     } else if (!enter) {
         gm_on_runtime_mem(cbid, cb);
     }

@@ -1,27 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Fills the report library's model (runtime/report, gm_report.h) from what
+ * Fills the report library's model (report/, gm_report.h) from what
  * the runtime collected, and writes the formats asked for with its writers.
- * Built only when the report library is part of the build; otherwise the
- * plain outputs of report_plain.c stand alone. Called with the runtime lock
- * held. Depends on the runtime state and gm_report; no CUDA calls.
+ * Called with the runtime lock held. Depends on the runtime state and
+ * gm_report; no CUDA calls.
  */
 #include "rt.h"
 
-#ifndef GM_RT_HAVE_REPORT
-int gm_report_formats_check(const char *formats, char *err, size_t errlen)
-{
-    (void)formats, (void)err, (void)errlen;
-    return 0;
-}
-
-int gm_report_model_write(const char *dir, const char *formats, int end_kind, int status,
-                          int symbolize)
-{
-    (void)dir, (void)formats, (void)end_kind, (void)status, (void)symbolize;
-    return -1; /* no report library in this build */
-}
-#else
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -326,4 +311,3 @@ int gm_report_model_write(const char *dir, const char *formats, int end_kind, in
     gm_report_free(r);
     return rc;
 }
-#endif

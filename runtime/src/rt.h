@@ -240,6 +240,7 @@ GM_HIDDEN void gm_on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 /* ---- kernel time (gputime.c) ------------------------------------------ */
 /* Enable CUPTI kernel activity; -1 (said in one line) if it cannot be. */
+GM_HIDDEN void gm_on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 GM_HIDDEN int gm_gputime_start(void);
 /* A launch with CUPTI correlation ids corr (its driver call) and
  * outer_corr (the runtime call around it, or 0): its kernel's time goes to
@@ -360,7 +361,7 @@ GM_HIDDEN void gm_report_plain(FILE *f);
 GM_HIDDEN char *gm_rt_demangle(const char *name);
 GM_HIDDEN void gm_report_timeline_csv(FILE *f, int symbolize);
 GM_HIDDEN void gm_report_counters_csv(FILE *f);
-/* Fill the report library's model (report_model.c, when it is linked). */
+/* Fill the report library's model and write it (report_model.c). */
 /* 0 if every name in GPUMEM_FORMAT is known, else -1 with err. */
 GM_HIDDEN int gm_report_formats_check(const char *formats, char *err, size_t errlen);
 GM_HIDDEN int gm_report_model_write(const char *dir, const char *formats, int end_kind,

@@ -255,6 +255,8 @@ static void launches(void)
     DRV(cuLaunchKernelEx, &lx, "_Z6vecaddPKfS0_Pfi");
     cuLaunchKernel_params cap = lk;
     cap.hStream = (CUstream)0xcafe; /* capturing: must be left alone */
+    cuStreamBeginCapture_v2_params bc = {.hStream = cap.hStream}; /* the runtime counts captures */
+    DRV(cuStreamBeginCapture_v2, &bc, NULL);
     int ret = 0;
     CUpti_CallbackData cb = {.functionName = "cuLaunchKernel", .functionParams = &cap,
                              .functionReturnValue = &ret, .context = CTX};
@@ -262,6 +264,9 @@ static void launches(void)
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &cb);
+    CUgraph graph;
+    cuStreamEndCapture_params ec = {.hStream = cap.hStream, .phGraph = &graph};
+    DRV(cuStreamEndCapture, &ec, NULL);
     cuGraphLaunch_params gl = {.hGraph = (CUgraphExec)0x77, .hStream = NULL};
     DRV(cuGraphLaunch, &gl, NULL); /* runs the captured vecadd once more */
 }

@@ -17,6 +17,9 @@ struct gm_derived {
     struct gm_value_stat *values;
     struct gm_findings findings;
     int top;
+    const struct gm_drill *drill;       /* from the write options (HTML) */
+    const char *source_dirs;
+    const struct gm_srcview *src;       /* set by the HTML writer */
 };
 
 int gm_derive(const struct gm_report *r, const struct gm_write_opts *o, struct gm_derived *d);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Self-contained HTML report (inline CSS and SVG, no scripts, no external
+ * Self-contained HTML report (inline CSS, SVG and script, no external
  * assets): the text summary's tables plus plots of kernels, live device
- * memory over the timeline and findings. Depends on the report headers and
+ * memory over the timeline and findings; then the source view
+ * (write_html_source.c) and the drill-down (write_html_drill.c), every
+ * table row linked to its source line. Depends on the report headers and
  * libc only.
  */
-#include "derived.h"
+#include "html.h"
 #include "timeline.h"
 #include "svg.h"
 #include "util.h"
@@ -20,8 +22,9 @@ static void head(const struct gm_report *r, FILE *f)
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gpumem report</title>\n"
           "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
           "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}td.n{text-align:right}"
-          "th{background:#eee}.s{color:#555}</style></head><body>\n<h1>gpumem report</h1>\n<p>",
-          f);
+          "th{background:#eee}.s{color:#555}", f);
+    fputs(gm_html_css, f);
+    fputs("</style></head><body>\n<h1>gpumem report</h1>\n<p>", f);
     for (int i = 0; i < r->program.argc; i++) {
         ESC(r->program.argv[i]);
         fputc(' ', f);
@@ -33,7 +36,8 @@ static void head(const struct gm_report *r, FILE *f)
         fprintf(f, "<br>device %d: ", r->devices[i].ordinal);
         ESC(gm_name_or(r->devices[i].name, "?"));
     }
-    fputs("</p>\n", f);
+    fputs("</p>\n<nav id=\"tabs\"><a href=\"#summary\">Summary</a> <a href=\"#source\">Source"
+          "</a> <a href=\"#drill\">Drill-down</a></nav>\n", f);
 }
 
 /* A table cell with a demangled name, the mangled one as its tooltip. */
@@ -71,7 +75,7 @@ static void kernels(const struct gm_derived *d, FILE *f)
     free(v);
     free(names);
     th(f, "kernel</th><th>launches</th><th>gpu ns</th><th>mem warps</th><th>sectors</th>"
-          "<th>excess sectors</th><th>branch execs</th><th>divergent");
+          "<th>excess sectors</th><th>branch execs</th><th>divergent</th><th>worst line");
     for (size_t i = 0; i < n; i++) {
         const struct gm_kernel_stat *k = &d->kernels[i];
         row_start(f);
@@ -84,8 +88,9 @@ static void kernels(const struct gm_derived *d, FILE *f)
             ncell(f, k->excess_sectors);
             ncell(f, k->br_execs);
             ncell(f, k->br_divergent);
+            gm_html_kernel_cells(f, d, k->k);
         } else {
-            fputs("<td colspan=\"5\">not instrumented</td>", f);
+            fputs("<td colspan=\"6\">not instrumented</td>", f);
         }
         fputs("</tr>\n", f);
     }
@@ -117,10 +122,8 @@ static void lines(const struct gm_derived *d, FILE *f)
           "<th>excess sectors</th><th>wavefronts</th><th>excess wavefronts");
     for (long i = 0; i < d->nlines && i < d->top; i++) {
         const struct gm_line_stat *l = &d->lines[i];
-        char loc[400];
-        snprintf(loc, sizeof loc, "%s:%u", *l->file ? l->file : "?", l->line);
         row_start(f);
-        cell(f, loc);
+        gm_html_loc_cell(f, d->src, l->file, l->line);
         name_cell(f, l->kernel);
         ncell(f, l->warps);
         ncell(f, l->sectors);
@@ -139,9 +142,8 @@ static void branches(const struct gm_derived *d, FILE *f)
     th(f, "file:line</th><th>function</th><th>execs</th><th>divergent</th><th>share");
     for (long i = 0; i < d->nbranches && i < d->top; i++) {
         const struct gm_branch_stat *b = &d->branches[i];
-        char loc[400];
         row_start(f);
-        cell(f, gm_devsite_str(b->s, loc, sizeof loc));
+        gm_html_loc_cell(f, d->src, b->s->file, b->s->line);
         name_cell(f, gm_name_or(b->s->func, "?"));
         ncell(f, b->execs);
         ncell(f, b->divergent);
@@ -157,9 +159,8 @@ static void values(const struct gm_derived *d, FILE *f)
     th(f, "file:line</th><th>function</th><th>warps</th><th>uniform share</th><th>varying bits");
     for (long i = 0; i < d->nvalues && i < d->top; i++) {
         const struct gm_value_stat *v = &d->values[i];
-        char loc[400];
         row_start(f);
-        cell(f, gm_devsite_str(v->s, loc, sizeof loc));
+        gm_html_loc_cell(f, d->src, v->s->file, v->s->line);
         name_cell(f, gm_name_or(v->s->func, "?"));
         ncell(f, v->warps);
         fprintf(f, "<td class=\"n\">%.1f%%</td>",
@@ -216,7 +217,8 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
     free(lab);
     free(v);
     free(names);
-    th(f, "#</th><th>pattern</th><th>bytes at stake</th><th>finding</th><th>suggestion");
+    th(f, "#</th><th>pattern</th><th>bytes at stake</th><th>finding</th><th>suggestion</th>"
+          "<th>host site");
     for (size_t i = 0; i < d->findings.n; i++) {
         const struct gm_finding *x = &d->findings.v[i];
         fprintf(f, "<tr><td class=\"n\">%zu</td>", i + 1);
@@ -224,6 +226,7 @@ static void findings(const struct gm_report *r, const struct gm_derived *d, FILE
         ncell(f, x->bytes);
         cell(f, x->what);
         cell(f, x->suggestion);
+        gm_html_loc_cell(f, d->src, x->site1 ? x->site1->file : NULL, x->site1 ? x->site1->line : 0);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -249,9 +252,17 @@ static void notes(const struct gm_report *r, FILE *f)
     fputs("</ul>\n", f);
 }
 
-int gm_html_write(const struct gm_report *r, const struct gm_derived *d, FILE *f)
+int gm_html_write(const struct gm_report *r, const struct gm_derived *dv, FILE *f)
 {
+    struct gm_derived dd = *dv, *d = &dd;
+    struct gm_srcview *src = gm_srcview_build(r, dv);
+    if (!src)
+        return -1;
+    dd.src = src;
     head(r, f);
+    /* a page of a trace alone opens on the drill-down (report.js) */
+    fputs(r->nkernels || r->nallocs || r->nevents ? "<section id=\"summary\">\n"
+                                                  : "<section id=\"summary\" data-empty=\"1\">\n", f);
     kernels(d, f);
     matrices(r, d, f);
     lines(d, f);
@@ -261,7 +272,11 @@ int gm_html_write(const struct gm_report *r, const struct gm_derived *d, FILE *f
     gm_html_allocs(r, d->top, f);
     findings(r, d, f);
     notes(r, f);
-    fputs("</body></html>\n", f);
+    fputs("</section>\n", f);
+    gm_srcview_write(src, f);
+    gm_drill_write_html(r, d->drill, src, f);
+    fprintf(f, "<script>%s</script>\n</body></html>\n", gm_html_js);
+    gm_srcview_free(src);
     return ferror(f) ? -1 : 0;
 }
 

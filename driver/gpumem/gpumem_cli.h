@@ -12,6 +12,11 @@
 int gm_cli_report(int argc, char **argv);
 void gm_cli_report_usage(FILE *f);
 
+/* The drill-down sample of a trace file (gpumem_cli_trace.c), or NULL
+ * with a one-line reason in err. */
+struct gm_drill;
+struct gm_drill *gm_cli_load_drill(const char *path, char *err, size_t errlen);
+
 /* `gpumem profile ...`; argv[0] is "profile". Returns the exit status. */
 int gm_cli_profile(int argc, char **argv);
 void gm_cli_profile_usage(FILE *f);

@@ -2,7 +2,7 @@
 /*
  * gpumemcc internal interface: the argument model that the nvcc option table
  * fills, the toolchain paths, and the helpers that turn both into clang
- * commands. Shared by the driver/gpumemcc_*.c files only; depends on libc.
+ * commands. Shared by the driver/gpumemcc/gpumemcc_*.c files only; depends on libc.
  */
 #ifndef GPUMEMCC_H
 #define GPUMEMCC_H

@@ -6,7 +6,7 @@
  * busiest source lines; and --format csv: every raw counter of every
  * launch, allocation and site, one row each (RFC 4180 quoting, so
  * templated names with commas stay one field). Demangling and CSV fields
- * come from the report library (runtime/report: gm_demangle, gm_csv_*).
+ * come from the report library (report/: gm_demangle, gm_csv_*).
  * Reads results only; no simulation.
  */
 #include <stddef.h>

@@ -15,6 +15,8 @@ int gm_derive(const struct gm_report *r, const struct gm_write_opts *o, struct g
 {
     memset(d, 0, sizeof *d);
     d->top = o && o->top > 0 ? o->top : 10;
+    d->drill = o ? o->drill : NULL;
+    d->source_dirs = o ? o->source_dirs : NULL;
     d->nkernels = gm_kernel_stats(r, &d->kernels);
     d->nlines = d->nkernels < 0 ? -1 : gm_line_stats(r, &d->lines);
     d->nbranches = d->nlines < 0 ? -1 : gm_branch_stats(r, &d->branches);

@@ -3,7 +3,7 @@
  * gpumemcc: main. Parses the command line, finds the toolchain, plans the
  * instrumentation and runs one clang job per input plus the link (or the
  * device link), in a private temporary directory removed at exit.
- * Depends on the other driver/gpumemcc_*.c files, libc and POSIX.
+ * Depends on the other driver/gpumemcc/gpumemcc_*.c files, libc and POSIX.
  */
 #include <ftw.h>
 #include <stdio.h>

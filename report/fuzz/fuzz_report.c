@@ -336,7 +336,7 @@ static char *to_json(const struct gm_report *r)
 
 static void render(const struct gm_report *r, unsigned flags)
 {
-    struct gm_write_opts opt = {1 + (int)(flags % 20), NULL};
+    struct gm_write_opts opt = {.top = 1 + (int)(flags % 20)};
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Report writers: human text summary, CSV tables (one file per table) and a
- * self-contained HTML page with inline SVG plots, plus one call that writes
+ * self-contained HTML page (inline SVG plots, a source view that reads the
+ * source files the report names, and the drill-down of a trace when the
+ * options carry one: gm_drill.h), plus one call that writes
  * a chosen set of formats (JSON included) into a directory. Used by the
  * runtime at exit and by `gpumem report`. Depends on gm_report.h and
  * gm_analysis.h; no CUDA.
@@ -12,9 +14,16 @@
 #include <stdio.h>
 #include "gm_analysis.h"
 
+struct gm_drill;
+
 struct gm_write_opts {
     int top;                          /* rows per ranked table (text, HTML); <= 0: 10 */
     const struct gm_pattern_opts *patterns; /* NULL: gm_pattern_opts_default */
+    /* HTML only: the drill-down sample of a trace (gm_drill.h), or NULL */
+    const struct gm_drill *drill;
+    /* HTML only: where to look for source files the report names when they
+     * are not where it says (comma-separated directories), or NULL */
+    const char *source_dirs;
 };
 
 /* 0, or -1 (out of memory or write error). */

@@ -3,7 +3,7 @@
  * gpumemcc: where clang's CUDA differs from nvcc in what a build sees, the
  * flags that give nvcc's behaviour: the predefined macros user code tests
  * (__NVCC__, __CUDACC_VER_MAJOR__/MINOR__/BUILD__ of the toolkit's nvcc), the
- * compatibility pre-include for .cu files (driver/include/gpumem_nvcc_compat.h)
+ * compatibility pre-include for .cu files (driver/gpumemcc/include/gpumem_nvcc_compat.h)
  * and host OpenMP linked with GCC's libgomp as nvcc's host compiler links it.
  * Depends on gpumemcc.h, libc and POSIX.
  */
