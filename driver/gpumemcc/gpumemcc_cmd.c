@@ -4,7 +4,8 @@
  * for the requested phase, and the final link command. nvcc meanings kept:
  * -O is the host level (device code is always -O3 unless -G), -Xcompiler is
  * host-only, device code always carries line tables (the pass strips them
- * unless -g/-G/-lineinfo). Depends on gpumemcc.h and libc only.
+ * unless -g/-G/-lineinfo), host code carries line tables unless -g, -G or
+ * --gm-off (for the runtime's host call sites). Depends on gpumemcc.h and libc only.
  */
 #include <string.h>
 #include "gpumemcc.h"
@@ -21,6 +22,13 @@ static void push_prefixed(struct gm_strvec *cmd, const char *prefix, const struc
         gm_sv_push(cmd, prefix);
         gm_sv_push(cmd, sv->v[i]);
     }
+}
+
+/* Host line tables unless -g or -G: the runtime names the host lines of
+ * CUDA calls (allocation sites) as file:line. Not with --gm-off (no runtime). */
+static bool host_line_tables(const struct gm_opts *o)
+{
+    return !o->debug_host && !o->debug_dev && !o->gm_off;
 }
 
 static void cuda_device_flags(const struct gm_opts *o, struct gm_strvec *cmd)
@@ -55,6 +63,8 @@ static void cuda_flags(const struct gm_opts *o, const struct gm_toolchain *tc, s
     if (o->debug_host)
         push_all(cmd, (const char *[]){"-Xarch_host", "-g", NULL});
     cuda_device_flags(o, cmd);
+    if (host_line_tables(o))
+        push_all(cmd, (const char *[]){"-Xarch_host", "-gline-tables-only", NULL});
 }
 
 static void host_flags(const struct gm_opts *o, const struct gm_toolchain *tc, enum gm_lang lang,
@@ -69,6 +79,8 @@ static void host_flags(const struct gm_opts *o, const struct gm_toolchain *tc, e
         gm_sv_pushf(cmd, "-O%s", o->opt_level);
     if (o->debug_host)
         gm_sv_push(cmd, "-g");
+    else if (host_line_tables(o))
+        gm_sv_push(cmd, "-gline-tables-only");
 }
 
 static void phase_flags(const struct gm_opts *o, const struct gm_input *in, struct gm_strvec *cmd)

@@ -155,4 +155,13 @@ const char *gm_hostsite_str(const struct gm_report_hostsite *h, char *buf, size_
 /* "label (#id)" or "#id" for an allocation. */
 const char *gm_alloc_name(const struct gm_report *r, uint64_t id, char *buf, size_t len);
 
+/* ---- formatting shared by the writers and the `gpumem` CLI ---------- */
+
+/* "1.50 MiB" style (exact "N B" below 1 KiB) into buf. */
+const char *gm_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+/* Demangled C++ name when the C++ runtime's demangler is linked in (weak
+ * reference to __cxa_demangle), else the name itself; cut to len-1
+ * characters with "..." at the end when longer. */
+const char *gm_demangle(const char *name, char *buf, size_t len);
+
 #endif /* GM_ANALYSIS_H */

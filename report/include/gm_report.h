@@ -156,6 +156,8 @@ struct gm_report_alloc {
     char *api;              /* e.g. "cudaMalloc", "cudaMallocManaged", "cuMemAlloc";
                              * stored once per report, shared like a launch's */
     char *label;            /* gm_name_allocation label, or NULL */
+    char *alloc_path;       /* callers above alloc_site, innermost first:
+                             * "f (file:line) <- g (file:line)", or NULL */
     int32_t device;
     struct gm_report_hostsite alloc_site, free_site; /* free_site.file NULL: never freed */
     int freed;

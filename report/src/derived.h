@@ -28,6 +28,8 @@ void gm_derived_free(struct gm_derived *d);
  * every format). 0 or -1 (write error or out of memory). */
 int gm_text_write(const struct gm_report *r, const struct gm_derived *d, FILE *f);
 int gm_html_write(const struct gm_report *r, const struct gm_derived *d, FILE *f);
+/* The HTML table of the 2*top largest allocations (html_allocs.c). */
+void gm_html_allocs(const struct gm_report *r, int top, FILE *f);
 /* Writes the CSV tables into dir as files of out (not yet committed). */
 int gm_csv_write(const struct gm_report *r, const struct gm_derived *d, const char *dir,
                  struct gm_outfiles *out);

@@ -448,6 +448,7 @@ void gm_jr_alloc(struct gm_jctx *c, const struct gm_jv *el, const char *p, struc
         a->label = gm_jget_str(c, el, p, "label", 0);
         a->device = gm_jget_i32(c, el, p, "device", 0, 0);
         hostsite(c, el, p, "alloc_site", r, &a->alloc_site);
+        a->alloc_path = gm_jget_str(c, el, p, "alloc_path", 0);
         hostsite(c, el, p, "free_site", r, &a->free_site);
         const struct gm_jv *fr = gm_jget(c, el, p, "freed", GM_JBOOL, 1);
         a->freed = (is(fr, GM_JBOOL) && fr->b);

@@ -417,6 +417,8 @@ static void alloc(struct jw *w, const struct gm_report_alloc *a)
     KI(w, "device", a->device);
     key(w, "alloc_site");
     hostsite(w, &a->alloc_site);
+    if (a->alloc_path)
+        KS(w, "alloc_path", a->alloc_path);
     key(w, "free_site");
     hostsite(w, &a->free_site);
     key(w, "freed");

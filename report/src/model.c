@@ -146,6 +146,7 @@ static void kernel_free(struct gm_report_kernel *k)
 static void alloc_free(struct gm_report_alloc *a)
 {
     free(a->label);
+    free(a->alloc_path);
     hostsite_free(&a->alloc_site);
     hostsite_free(&a->free_site);
     free(a->bitmap);

@@ -269,6 +269,7 @@ int gm_html_write(const struct gm_report *r, const struct gm_derived *dv, FILE *
     branches(d, f);
     values(d, f);
     memory_plot(r, f);
+    gm_html_allocs(r, d->top, f);
     findings(r, d, f);
     notes(r, f);
     fputs("</section>\n", f);

@@ -2,14 +2,16 @@
 /*
  * Host call sites of CUDA API calls: capture the return address of the
  * first frame that is not libgpumem, CUDA or CUPTI (the unwinder stops
- * there; whether a return address lies in such a library is looked up
- * with dladdr once per address and cached), and resolve it at report time (dladdr; file:line through
- * addr2line when it is installed, once per distinct address). Depends on
- * glibc and uthash only.
+ * there; whether a return address lies in such a library, or in CUDA code
+ * linked into the program itself, is looked up once per address with
+ * dladdr and callsite_syms.c, and cached), and resolve it at report time
+ * (dladdr; file:line through addr2line when it is installed, once per
+ * distinct address). Depends on glibc and uthash only.
  */
 #include "rt.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <unwind.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,18 @@ static int is_tool_object(const char *path)
     for (int i = 0; skip[i]; i++)
         if (strncmp(base, skip[i], strlen(skip[i])) == 0) return 1;
     return 0;
+}
+
+/* The file of a loaded object: dladdr names the program itself by its
+ * argv[0], which need not be a path from here (/proc/PID/exe: addr2line
+ * runs as another process). */
+static const char *object_path(const Dl_info *di)
+{
+    extern char *program_invocation_name; /* glibc */
+    static char exe[32];
+    if (*di->dli_fname && strcmp(di->dli_fname, program_invocation_name)) return di->dli_fname;
+    if (!exe[0]) snprintf(exe, sizeof exe, "/proc/%ld/exe", (long)getpid());
+    return exe;
 }
 
 /* Return addresses seen, and whether each lies in a tool library: a small
@@ -46,7 +60,9 @@ static int is_tool_pc(uintptr_t pc)
     }
     pthread_mutex_unlock(&g_pc_lock);
     Dl_info di;
-    int tool = !dladdr((void *)pc, &di) || !di.dli_fname ? -1 : is_tool_object(di.dli_fname);
+    int tool = !dladdr((void *)pc, &di) || !di.dli_fname ? -1
+               : is_tool_object(di.dli_fname) ||
+                 gm_callsite_in_cuda_code(object_path(&di), (uintptr_t)di.dli_fbase, pc);
     pthread_mutex_lock(&g_pc_lock);
     for (uint32_t i = 0; i < 8; i++) {
         uint32_t k = (h + i) & (PC_CACHE - 1);
@@ -60,6 +76,31 @@ static int is_tool_pc(uintptr_t pc)
 }
 
 struct walk { int depth; uintptr_t found, slot; };
+
+struct pathwalk { int depth, user; int n, max; uintptr_t *pcs; };
+
+static _Unwind_Reason_Code visit_path(struct _Unwind_Context *ctx, void *arg)
+{
+    struct pathwalk *w = arg;
+    uintptr_t pc = (uintptr_t)_Unwind_GetIP(ctx);
+    if (w->depth++ == 0 || !pc) return _URC_NO_REASON;
+    if (!w->user) {
+        w->user = is_tool_pc(pc) == 0; /* the call site itself: not part of the path */
+        return w->depth < 48 ? _URC_NO_REASON : _URC_END_OF_STACK;
+    }
+    Dl_info di;
+    if (dladdr((void *)pc, &di) && di.dli_fname && strstr(di.dli_fname, "libc.so"))
+        return _URC_END_OF_STACK; /* __libc_start_main and below */
+    w->pcs[w->n++] = pc;
+    return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+void gm_callsite_path(uintptr_t *pcs, int max)
+{
+    memset(pcs, 0, (size_t)max * sizeof *pcs);
+    struct pathwalk w = {0, 0, 0, max, pcs};
+    _Unwind_Backtrace(visit_path, &w);
+}
 
 /* The CFA a context reports is that of the frame returning to its IP (as
  * measured with libgcc): on x86-64 that return address sits just below it. */
@@ -108,28 +149,35 @@ uintptr_t gm_callsite_capture(const void *key)
     return w.found;
 }
 
-/* file:line from addr2line for an offset inside `obj`; 0 on success. */
+/* Function and file:line from addr2line for an offset inside `obj`; 0 on
+ * success. With -i addr2line lists the frames inlined at the address,
+ * innermost first, each followed by the place it was called from in the
+ * next: CUDA's own inline wrappers (cudaMalloc<T> of cuda_runtime.h) are
+ * skipped as its out-of-line frames are, so the place is the user's call. */
 static int addr2line(const char *obj, uintptr_t off, struct gm_symbolized *out)
 {
-    char cmd[1200], line[1024];
-    snprintf(cmd, sizeof cmd, "addr2line -C -f -e '%s' 0x%lx 2>/dev/null", obj,
+    char cmd[1200], fn[1024], loc[1024];
+    snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", obj,
              (unsigned long)off);
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
-    int ok = -1;
-    if (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (strcmp(line, "??") != 0) snprintf(out->func, sizeof out->func, "%.255s", line);
-        if (fgets(line, sizeof line, p) && line[0] != '?') {
-            char *colon = strrchr(line, ':');
-            if (colon) {
-                *colon = '\0';
-                out->line = (unsigned)strtoul(colon + 1, NULL, 10);
-                snprintf(out->file, sizeof out->file, "%.511s", line);
-                ok = out->line ? 0 : -1;
-            }
+    int ok = -1, chosen = 0;
+    while (!chosen && fgets(fn, sizeof fn, p) && fgets(loc, sizeof loc, p)) {
+        fn[strcspn(fn, "\n")] = '\0';
+        loc[strcspn(loc, "\n")] = '\0';
+        int known = strcmp(fn, "??") != 0;
+        if (known && gm_callsite_cuda_name(fn)) continue; /* the next frame called it */
+        chosen = 1;
+        if (known) snprintf(out->func, sizeof out->func, "%.255s", fn);
+        char *colon = loc[0] != '?' ? strrchr(loc, ':') : NULL;
+        if (colon) {
+            *colon = '\0';
+            out->line = (unsigned)strtoul(colon + 1, NULL, 10);
+            snprintf(out->file, sizeof out->file, "%.511s", loc);
+            ok = out->line ? 0 : -1;
         }
     }
+    while (fgets(fn, sizeof fn, p)) {} /* the rest of the chain */
     pclose(p);
     return ok;
 }
@@ -185,7 +233,7 @@ static void resolve_uncached(uintptr_t pc, struct gm_symbolized *out, int use_ad
     /* pc is a return address: look up the call instruction before it */
     uintptr_t off = pc - 1 - (is_fixed_address(di.dli_fname) ? 0 : (uintptr_t)di.dli_fbase);
     if (di.dli_sname) snprintf(out->func, sizeof out->func, "%s", di.dli_sname);
-    if (use_addr2line && addr2line(di.dli_fname, off, out) == 0) return;
+    if (use_addr2line && addr2line(object_path(&di), off, out) == 0) return;
     snprintf(out->file, sizeof out->file, "%s+0x%lx", di.dli_fname, (unsigned long)off);
     out->line = 0;
 }

@@ -4,6 +4,8 @@
  * (or steps aside with one line); on_exit() and handlers for fatal signals
  * write the report once, whatever way the program ends, then let the
  * program end as it would have (same exit status, same signal).
+ * The report goes to files (report_dir.c says where); stderr gets one line
+ * naming them, plus the counter tables with GPUMEM_VERBOSE.
  * Environment: GPUMEM_OUT, GPUMEM_FORMAT, GPUMEM_QUIET, GPUMEM_DISABLE,
  * GPUMEM_SYMBOLIZE, GPUMEM_VERBOSE, GPUMEM_FORCE (docs/runtime.md). No LLVM.
  */
@@ -28,14 +30,6 @@ static int env_on(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static int has_format(const char *formats, const char *f)
-{
-    size_t n = strlen(f);
-    for (const char *p = formats; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 1 : 0))
-        if (strncmp(p, f, n) == 0 && (p[n] == ',' || p[n] == '\0')) return 1;
-    return 0;
-}
-
 static FILE *open_out(const char *dir, const char *name)
 {
     char path[4096];
@@ -45,23 +39,24 @@ static FILE *open_out(const char *dir, const char *name)
     return f;
 }
 
-static void write_files(const char *dir, const char *formats, int end_kind, int status,
-                        int symbolize)
+/* 0 when the report library's files were written. */
+static int write_files(const char *dir, const char *formats, int end_kind, int status,
+                       int symbolize)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "gpumem: cannot create GPUMEM_OUT=%s: %s\n", dir, strerror(errno));
-        return;
+        fprintf(stderr, "gpumem: cannot create the report directory %s: %s\n", dir, strerror(errno));
+        return -1;
     }
     FILE *f;
-    if (has_format(formats, "csv")) {
+    if (gm_formats_has(formats, "csv")) {
         if ((f = open_out(dir, "gpumem-counters.csv"))) gm_report_counters_csv(f), fclose(f);
         if ((f = open_out(dir, "gpumem-timeline.csv"))) gm_report_timeline_csv(f, symbolize), fclose(f);
     }
-    if (gm_report_model_write(dir, formats, end_kind, status, symbolize) != 0 &&
-        has_format(formats, "text") && (f = open_out(dir, "gpumem.txt"))) {
+    if (gm_formats_has(formats, "text") && (f = open_out(dir, "gpumem-counters.txt"))) {
         gm_report_plain(f);
         fclose(f);
     }
+    return gm_report_model_write(dir, formats, end_kind, status, symbolize);
 }
 
 /* Write everything collected so far. in_signal: no waiting on locks. */
@@ -70,11 +65,16 @@ static void write_report(int end_kind, int status, int in_signal)
     int locked = in_signal ? pthread_mutex_trylock(&gm_st.lock) == 0
                            : pthread_mutex_lock(&gm_st.lock) == 0;
     const char *formats = getenv("GPUMEM_FORMAT");
-    const char *dir = getenv("GPUMEM_OUT");
+    char dflt[300];
+    const char *dir = gm_report_dir(dflt, sizeof dflt);
     if (!formats || !*formats) formats = "text,json,csv";
     int symbolize = !in_signal && !(getenv("GPUMEM_SYMBOLIZE") && !env_on("GPUMEM_SYMBOLIZE"));
-    if ((gm_st.inst_launches || gm_st.reg.count) && !env_on("GPUMEM_QUIET")) gm_report_plain(stderr);
-    if (dir && *dir) write_files(dir, formats, end_kind, status, symbolize);
+    /* a program with nothing instrumented writes nothing unless asked to */
+    int any = gm_st.inst_launches || gm_st.reg.count, quiet = env_on("GPUMEM_QUIET");
+    if (any && !quiet && gm_verbose >= 1) gm_report_plain(stderr);
+    if ((any || dir != dflt) && write_files(dir, formats, end_kind, status, symbolize) == 0 &&
+        any && !quiet)
+        gm_report_announce(stderr, dir, formats);
     fflush(stderr);
     if (locked) pthread_mutex_unlock(&gm_st.lock);
 }

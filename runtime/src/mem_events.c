@@ -47,11 +47,14 @@ static void rec_alloc(uint64_t ptr, uint64_t size, int kind, uint64_t stream)
     struct gm_tl_event e;
     fill_common(&e, GM_TL_ALLOC, size, stream);
     e.dst = ptr;
+    uintptr_t path[GM_CALLPATH_MAX];
+    gm_callsite_path(path, GM_CALLPATH_MAX); /* outside the lock: a stack walk */
     pthread_mutex_lock(&gm_st.lock);
     struct gm_alloc *a = gm_alloc_add(&gm_st.allocs, ptr, size, kind, (int16_t)e.device);
     if (a) {
         e.dst_alloc = a->id;
         a->alloc_site = e.callsite;
+        memcpy(a->alloc_path, path, sizeof path);
         a->alloc_seq = gm_timeline_append(&gm_st.tl, &e);
     }
     pthread_mutex_unlock(&gm_st.lock);

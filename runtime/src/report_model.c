@@ -142,6 +142,22 @@ static void fix_launch_counts(struct gm_report *r)
     }
 }
 
+/* "f (file:line) <- g (file:line)": the callers above an allocation's site. */
+static void set_path(char **dst, const uintptr_t *pcs, int symbolize)
+{
+    char buf[2048] = "";
+    for (int i = 0; i < GM_CALLPATH_MAX && pcs[i]; i++) {
+        struct gm_symbolized s;
+        gm_callsite_resolve(pcs[i], &s, symbolize);
+        size_t n = strlen(buf);
+        char loc[540];
+        if (s.line) snprintf(loc, sizeof loc, "%s:%u", s.file, s.line);
+        else snprintf(loc, sizeof loc, "%s", s.file);
+        snprintf(buf + n, sizeof buf - n, "%s%s (%s)", n ? " <- " : "", s.func[0] ? s.func : "?", loc);
+    }
+    if (buf[0]) gm_report_set_str(dst, buf);
+}
+
 static void fill_allocs(struct gm_report *r, int symbolize)
 {
     static const char *kind_api[] = {"device", "managed", "async", "pitch", "host"};
@@ -157,6 +173,7 @@ static void fill_allocs(struct gm_report *r, int symbolize)
         ra->alloc_seq = a->alloc_seq;
         ra->free_seq = a->free_seq;
         set_site(&ra->alloc_site, a->alloc_site, symbolize);
+        set_path(&ra->alloc_path, a->alloc_path, symbolize);
         if (!a->live) set_site(&ra->free_site, a->free_site, symbolize);
         const struct gm_astat *st = gm_astat_find(a->id);
         if (st) fill_access(ra, st);

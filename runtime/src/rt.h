@@ -203,8 +203,9 @@ GM_HIDDEN void gm_state_init(void);
 GM_HIDDEN uint64_t gm_now_ns(void);
 /* One line to stderr, prefixed "gpumem: "; also kept as a report note. */
 GM_HIDDEN void gm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Debug lines when GPUMEM_VERBOSE is set. */
+/* Debug lines when GPUMEM_VERBOSE is 2. */
 GM_HIDDEN void gm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* GPUMEM_VERBOSE: 0 (default), 1 counter tables on stderr at exit, 2 also debug lines. */
 GM_HIDDEN extern int gm_verbose;
 
 /* ---- environment (env.c) ---------------------------------------------- */
@@ -220,6 +221,15 @@ GM_HIDDEN uintptr_t gm_callsite_capture(const void *key);
 /* "file:line (func)" or "binary+0xoff (func)"; buf is filled. */
 struct gm_symbolized { char file[512]; unsigned line; char func[256]; };
 GM_HIDDEN void gm_callsite_resolve(uintptr_t pc, struct gm_symbolized *out, int use_addr2line);
+/* Return addresses of up to max callers above the first user frame
+ * (innermost first), stopping at libc; the rest of pcs is zeroed. A full
+ * stack walk: for allocations, not launches. */
+GM_HIDDEN void gm_callsite_path(uintptr_t *pcs, int max);
+/* callsite_syms.c: 1 if pc (a return address in the object at path, loaded
+ * at base) lies in a CUDA runtime/driver function or a kernel launch stub
+ * linked into that object; gm_callsite_cuda_name judges a symbol name. */
+GM_HIDDEN int gm_callsite_in_cuda_code(const char *path, uintptr_t base, uintptr_t pc);
+GM_HIDDEN int gm_callsite_cuda_name(const char *name);
 
 /* ---- CUPTI (cupti_sub.c), events (mem_events.c), launches (launch.c) -- */
 GM_HIDDEN int gm_cupti_start(void);
@@ -366,5 +376,11 @@ GM_HIDDEN void gm_report_counters_csv(FILE *f);
 GM_HIDDEN int gm_report_formats_check(const char *formats, char *err, size_t errlen);
 GM_HIDDEN int gm_report_model_write(const char *dir, const char *formats, int end_kind,
                                     int status, int symbolize);
+/* report_dir.c: GPUMEM_OUT, else "gpumem-<program>" written into buf. */
+GM_HIDDEN const char *gm_report_dir(char *buf, size_t len);
+/* 1 if format f (or "all") is in the comma-separated list. */
+GM_HIDDEN int gm_formats_has(const char *formats, const char *f);
+/* The exit line: "gpumem: report in DIR (summary.txt, ...)". */
+GM_HIDDEN void gm_report_announce(FILE *f, const char *dir, const char *formats);
 
 #endif /* GM_RT_H */

@@ -74,6 +74,7 @@ enum gm_alloc_kind {
     GM_ALLOC_DEVICE = 0, GM_ALLOC_MANAGED, GM_ALLOC_ASYNC, GM_ALLOC_PITCH, GM_ALLOC_HOST
 };
 
+#define GM_CALLPATH_MAX 4 /* callers kept above an allocation's call site */
 struct gm_alloc {
     uint64_t id;            /* 1-based, in order of allocation */
     uint64_t base, size;
@@ -82,6 +83,7 @@ struct gm_alloc {
     int live;
     uint64_t alloc_seq, free_seq;   /* timeline events; free_seq 0 while live */
     uintptr_t alloc_site, free_site;/* host return addresses */
+    uintptr_t alloc_path[GM_CALLPATH_MAX]; /* then the callers' (innermost first; 0 ends) */
     char *label;            /* gm_name_allocation, or NULL */
 };
 

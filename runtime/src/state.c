@@ -42,8 +42,7 @@ void gm_state_init(void)
     gm_alloc_init(&gm_st.allocs);
     gm_timeline_init(&gm_st.tl);
     gm_st.tl.limit = (size_t)gm_env_u64("GPUMEM_MAX_EVENTS", 1000000, 0, SIZE_MAX);
-    const char *v = getenv("GPUMEM_VERBOSE");
-    gm_verbose = v && *v && strcmp(v, "0") != 0;
+    gm_verbose = (int)gm_env_u64("GPUMEM_VERBOSE", 0, 0, 2);
 }
 
 static void keep_note(const char *line)
@@ -67,7 +66,7 @@ void gm_warn(const char *fmt, ...)
 
 void gm_debug(const char *fmt, ...)
 {
-    if (!gm_verbose) return;
+    if (gm_verbose < 2) return;
     va_list ap;
     va_start(ap, fmt);
     fputs("gpumem[debug]: ", stderr);

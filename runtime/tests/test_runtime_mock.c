@@ -501,6 +501,58 @@ static void sites(void)
     }
 }
 
+/* The CUDA runtime linked statically (libcudart_static.a): its API
+ * functions (cuda*), its internal ones (libcudart_static_<hash>) and the
+ * compiler's launch stubs (__device_stub__) sit in the program itself. The
+ * call site is the line that called into them (mock-cudart-sites.test). */
+static CUdeviceptr g_fake_ptr = 0x40000000;
+__attribute__((noinline)) void libcudart_static_0123456789abcdef(size_t n)
+{
+    CUdeviceptr p = g_fake_ptr;
+    g_fake_ptr += 0x100000;
+    cuMemAlloc_v2_params pa = {.dptr = &p, .bytesize = n};
+    int ret = 0;
+    CUpti_CallbackData cb = {.functionName = "cudaMalloc", .functionParams = &pa,
+                             .functionReturnValue = &ret, .context = CTX};
+    cb.callbackSite = CUPTI_API_ENTER;
+    mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    mock_cupti_fire(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &cb);
+}
+__attribute__((noinline)) int cudaMallocLike(size_t n)
+{
+    libcudart_static_0123456789abcdef(n);
+    __asm__ volatile("" ::: "memory"); /* keep this frame (no tail call) */
+    return 0;
+}
+/* as cuda_runtime.h's template cudaMalloc<T>: inlined into the caller */
+static inline __attribute__((always_inline)) void cudaInlineWrapper(size_t n)
+{
+    libcudart_static_0123456789abcdef(n);
+}
+void fake_launch_stub(void) __asm__("_Z25__device_stub__fakeKernelPf");
+__attribute__((noinline)) void fake_launch_stub(void)
+{
+    int ret = 0;
+    cuLaunchKernel_params lk = {.f = (CUfunction)0x5000, .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1,
+                                .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1};
+    CUpti_CallbackData cb = {.functionName = "cudaLaunchKernel", .functionParams = &lk,
+                             .functionReturnValue = &ret, .symbolName = VECADD, .context = CTX};
+    FIRE_LAUNCH(cb);
+    __asm__ volatile("" ::: "memory");
+}
+
+/* (named cuda..., but not cuda[A-Z]...: the user's own code) */
+__attribute__((noinline)) static void cudart_sites(void)
+{
+    cudaMallocLike(1100); /* cudart site A */
+    cudaMallocLike(1200); /* cudart site B */
+    libcudart_static_0123456789abcdef(1300); /* cudart site C */
+    fake_launch_stub(); /* cudart site D */
+    cudaInlineWrapper(1400); /* cudart site E */
+    __asm__ volatile("" ::: "memory");
+}
+
 /* Two kernels of one module alternating 50 times over two streams while
  * the collector cannot make progress: more flushes in flight than staging
  * blocks, so flushes wait for older ones (back-pressure); counts exact. */
@@ -556,6 +608,7 @@ int main(int argc, char **argv)
         SHOW(cuStreamWaitEvent); SHOW(cuGetErrorString);
     }
     if (!strcmp(argv[2], "sites")) sites();
+    if (!strcmp(argv[2], "cudart")) cudart_sites();
     if (!strcmp(argv[2], "trace")) copies();
     if (!strcmp(argv[2], "bigshm")) bigshm();
     if (getenv("MOCK_NATIVE")) {

@@ -3,7 +3,7 @@
 # Runs GPU suites on the GPU machine from the repository root, after
 # tests/gpu/pack.sh made .devpack/ here (carry .devpack). Each suite's log
 # goes to $OUT/<suite>.log; the summary lines are printed at the end.
-# Usage: tests/gpu/all.sh SUITE... (examples kat runtime link select trace driver pass
+# Usage: tests/gpu/all.sh SUITE... (examples kat runtime link select callsites trace driver pass
 #        overhead ncu-trace ncu-compare sim-scaling sim-trace alloc-spmv loopinv large
 #        trace-capture;
 #        default: the correctness suites)
@@ -25,6 +25,7 @@ for s in $suites; do
   runtime)  sh tests/gpu/runtime_smoke.sh run "$B" ;;
   link)     sh tests/gpu/link.sh run "$B" ;;
   select)   sh tests/gpu/select.sh run "$B" ;;
+  callsites) sh tests/gpu/callsites.sh run "$B" ;;
   examples) sh tests/gpu/run.sh ;;
   kat)      WITH_NCU=1 sh tests/gpu/kat/run.sh ;;
   trace)    sh tests/gpu/trace/run.sh ;;

@@ -79,7 +79,8 @@ run_style() { # style -> $rc; files $OUTD/run/$style.{out,err}, dir $OUTD/run/$s
   s=$1
   rm -rf "$OUTD/run/$s.d"
   case $s in dlopen|late|python) set -- "$OUTD/libkern.so" ;; *) set -- ;; esac
-  (cd "$OUTD/run" && GPUMEM_RUNTIME="$B/lib/libgpumem.so" GPUMEM_OUT="$OUTD/run/$s.d" \
+  # GPUMEM_VERBOSE=1: the counter tables on stderr, whose first line summary() reads
+  (cd "$OUTD/run" && GPUMEM_VERBOSE=1 GPUMEM_RUNTIME="$B/lib/libgpumem.so" GPUMEM_OUT="$OUTD/run/$s.d" \
      timeout 300 "$OUTD/$s" "$@" >"$s.out" 2>"$s.err")
   rc=$?
 }

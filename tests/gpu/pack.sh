@@ -19,6 +19,7 @@ log "known answers (tests/gpu/kat/build.sh)"; sh tests/gpu/kat/build.sh "$B" >/t
 log "runtime smoke"; sh tests/gpu/runtime_smoke.sh build "$B" >/tmp/gm-pack-rt.log 2>&1 || log "WARNING: runtime smoke build failed"
 log "link styles"; sh tests/gpu/link.sh build "$B" >/tmp/gm-pack-link.log 2>&1 || log "WARNING: link styles build failed (see /tmp/gm-pack-link.log)"
 log "launch selection"; sh tests/gpu/select.sh build "$B" >/tmp/gm-pack-select.log 2>&1 || log "WARNING: select build failed (see /tmp/gm-pack-select.log)"
+log "call sites"; sh tests/gpu/callsites.sh build "$B" >/tmp/gm-pack-callsites.log 2>&1 || log "WARNING: callsites build failed (see /tmp/gm-pack-callsites.log)"
 log "driver gpu-check"; sh tests/lit/driver/gpu-check.sh "$B" "$B/gpu-driver" >/tmp/gm-pack-drv.log 2>&1 || log "WARNING: driver gpu-check build failed"
 log "pass gpu_counts (lit builds the binary)"
 /usr/lib/llvm-22/bin/lit -q "$B/tests/lit" --filter 'pass/gpu_counts' >/tmp/gm-pack-pass.log 2>&1 || true

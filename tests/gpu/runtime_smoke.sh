@@ -47,7 +47,8 @@ check_sites() { # file expected-per-site label
 
 run_mode() { # mode -> sets $rc, files $OUTD/$mode.{out,err}, dir $OUTD/$mode.d
   rm -rf "$OUTD/$1.d"
-  GPUMEM_OUT="$OUTD/$1.d" "$BIN" "$1" >"$OUTD/$1.out" 2>"$OUTD/$1.err"
+  # GPUMEM_VERBOSE=1: the counter tables on stderr, which site_count reads
+  GPUMEM_VERBOSE=1 GPUMEM_OUT="$OUTD/$1.d" "$BIN" "$1" >"$OUTD/$1.out" 2>"$OUTD/$1.err"
   rc=$?
 }
 
