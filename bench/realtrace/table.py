@@ -66,6 +66,7 @@ def capture_row(p, d):
             f"{fmt(tr / nat if tr and nat else None, '.1f')}x | {fmt(tr - nat if tr and nat else None, '.3f')} | "
             f"{launches if launches is not None else '-'} | {saved if saved is not None else '-'} | {lostall or '-'} | "
             f"{copies or '-'} | {fmt(saved / tr / 1e6 if saved and tr else None, '.1f')} | "
+            f"{fmt(saved / (tr - nat) / 1e6 if saved and tr and nat and tr > nat else None, '.1f')} | "
             f"{fmt(size / 1e6 if size else None, '.1f')} | {fmt(size / saved if size and saved else None, '.1f')} | "
             f"{fmt(sectors / 1e6 if sectors else None, '.1f')} |")
 
@@ -142,9 +143,9 @@ def main():
     print("## Capture: the traced build against the native (--gm-off) build, whole process, wall clock")
     print()
     print("| program | arguments | native s | traced s | slowdown | added s | launches | records saved | "
-          "dropped / over cap / lost | copies | M records/s (traced wall) | trace MB | bytes/record | "
-          "M sector accesses (sim) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "dropped / over cap / lost | copies | M records/s (traced wall) | M records/s (added s) | trace MB | "
+          "bytes/record | M sector accesses (sim) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in progs:
         print(capture_row(p, os.path.join(out, p)))
     print()
