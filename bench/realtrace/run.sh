@@ -108,6 +108,7 @@ phase1() { # PROGRAM
   cd "$R/off/$p" || return
   s=0 k=0
   while [ "$s" -lt "$n" ]; do
+    echo "$s" >"$d/ncu.cold.$k.skip"
     step "$d" ncu.cold.$k 150 "$ncu" $raw --cache-control all --launch-skip "$s" --launch-count "$chunk" ./main $a
     s=$((s + chunk)) k=$((k + 1))
   done

@@ -115,7 +115,16 @@ def accuracy(p, d, mode):
     else:
         csvs, steps = [os.path.join(d, "ncu.warm.out")], ["ncu.warm"]
     bad = [f"{s}: {status(d, s)}" for s in steps if status(d, s)]
-    usable = [c for c, s in zip(csvs, steps) if not status(d, s)]
+    usable = []
+    for c, s in zip(csvs, steps):
+        if status(d, s):
+            continue
+        skip = (read(os.path.join(d, s + ".skip"), "") or "").strip()
+        try:
+            compare_ncu.read_ncu(c)
+            usable.append((c, int(skip) if skip.isdigit() else None))
+        except compare_ncu.BadInput as e:
+            bad.append(f"{s}: {e}")
     if not usable:
         return [f"{p}: no ncu table ({'; '.join(bad) or 'not run'})"], []
     try:

@@ -3,12 +3,14 @@
 # Compares gpumem-sim's hit rates with Nsight Compute's, per kernel over all
 # compared launches (issue 14 items 6 and 7: L1 load hit rate within 3
 # points, L2 read hit rate within 5 points), and optionally per launch.
-# usage: compare_ncu.py [--per-launch] SIM.json NCU.csv [NCU.csv...]
+# usage: compare_ncu.py [--per-launch] SIM.json [--skip N] NCU.csv [[--skip N] NCU.csv...]
 #   SIM.json: gpumem-sim --json TRACE (warm, or --l2-launch=cold)
 #   NCU.csv:  ncu --csv --page raw --print-units base --print-kernel-base mangled
 #             --metrics $(METRICS below, comma-separated) ./app ...
-#             (several files: consecutive launch ranges of one program,
-#             --launch-skip / --launch-count chunks, in launch order)
+#             (several files: launch ranges of one program in launch order,
+#             ncu --launch-skip / --launch-count chunks; --skip N: the next
+#             file was profiled with --launch-skip N, else it follows the
+#             previous one)
 # Launches are matched by kernel name and occurrence (the k-th launch of a
 # kernel in ncu's rows = the k-th in the trace) when ncu printed mangled names
 # the trace knows, else in launch order (one warning line). Trace launches
@@ -96,24 +98,37 @@ def read_sim(path):
         raise BadInput(f"{path}: not gpumem-sim --json output ({e})")
 
 
-def match(sim, ncu):
-    """[(sim index, ncu index)] and a note: by kernel name and occurrence when
-    every ncu name is a trace kernel name, else in order."""
+def match(sim, chunks):
+    """[(sim index, ncu row index)] over the chunks' rows in order, and a note.
+    chunks: [(ncu rows, launch skip)], skip None = right after the previous
+    chunk. By kernel name and occurrence when every ncu name is a trace kernel
+    name (a chunk that skips S launches starts after the occurrences in the
+    trace's first S), else by position."""
     names = {n for n, _ in sim}
-    if all(n in names for n, _ in ncu):
-        seen, where = {}, {}
-        for i, (n, _) in enumerate(sim):
-            where.setdefault(n, []).append(i)
-        pairs = []
-        for j, (n, _) in enumerate(ncu):
-            k = seen.get(n, 0)
-            seen[n] = k + 1
-            if k < len(where[n]):
-                pairs.append((where[n][k], j))
-        return pairs, None
-    note = (f"ncu's kernel names are not the trace's (profile with --print-kernel-base mangled): "
-            f"launches matched in order, {min(len(sim), len(ncu))} of {len(sim)} / {len(ncu)}")
-    return [(i, i) for i in range(min(len(sim), len(ncu)))], note
+    byname = all(n in names for rows, _ in chunks for n, _ in rows)
+    where = {}
+    for i, (n, _) in enumerate(sim):
+        where.setdefault(n, []).append(i)
+    pairs, j, pos = [], 0, 0
+    for rows, skip in chunks:
+        start = pos if skip is None else skip
+        seen = {}
+        if byname:
+            for n, _ in sim[:start]:
+                seen[n] = seen.get(n, 0) + 1
+        for k, (n, _) in enumerate(rows):
+            if byname:
+                o = seen.get(n, 0)
+                seen[n] = o + 1
+                if o < len(where[n]):
+                    pairs.append((where[n][o], j))
+            elif start + k < len(sim):
+                pairs.append((start + k, j))
+            j += 1
+        pos = start + len(rows)
+    note = None if byname else ("ncu's kernel names are not the trace's (profile with --print-kernel-base "
+                                f"mangled): launches matched by position, {len(pairs)} of {len(sim)} / {j}")
+    return pairs, note
 
 
 def pct(a, b):
@@ -235,11 +250,13 @@ def launch_table(sim, ncu, pairs):
     return out
 
 
-def compare(sim_path, ncu_paths):
-    """(kernel rows, pairs, sim, ncu, notes) for one simulation and its ncu files."""
+def compare(sim_path, ncu_files):
+    """(kernel rows, pairs, sim, ncu rows, notes) for one simulation and its ncu
+    files: paths, or (path, launch skip) pairs."""
     sim = read_sim(sim_path)
-    ncu = [x for p in ncu_paths for x in read_ncu(p)]
-    pairs, note = match(sim, ncu)
+    chunks = [(read_ncu(f), None) if isinstance(f, str) else (read_ncu(f[0]), f[1]) for f in ncu_files]
+    ncu = [x for rows, _ in chunks for x in rows]
+    pairs, note = match(sim, chunks)
     notes = [note] if note else []
     if len(pairs) < len(sim):
         notes.append(f"{len(sim) - len(pairs)} of {len(sim)} traced launches not profiled by ncu: left out")
@@ -248,20 +265,44 @@ def compare(sim_path, ncu_paths):
     return kernels(sim, ncu, pairs), pairs, sim, ncu, notes
 
 
+USAGE = "usage: compare_ncu.py [--per-launch] SIM.json [--skip N] NCU.csv [[--skip N] NCU.csv...]"
+
+
+def parse(argv):
+    """(per launch?, SIM.json, [(NCU.csv, skip or None)]); --skip N: the next
+    file's rows start at launch N (its ncu --launch-skip)."""
+    per, sim, files, skip, it = False, None, [], None, iter(argv)
+    for a in it:
+        if a == "--per-launch":
+            per = True
+        elif a == "--skip":
+            v = next(it, "")
+            if not v.isdigit():
+                raise BadInput(f"--skip needs a launch number, not {v!r}")
+            skip = int(v)
+        elif a.startswith("-"):
+            raise BadInput(f"unknown option {a}")
+        elif sim is None:
+            sim = a
+        else:
+            files.append((a, skip))
+            skip = None
+    if sim is None or not files:
+        raise BadInput(USAGE)
+    return per, sim, files
+
+
 def main(argv):
-    args = [a for a in argv if a != "--per-launch"]
-    if len(args) < 2 or any(a.startswith("-") for a in args):
-        print("usage: compare_ncu.py [--per-launch] SIM.json NCU.csv [NCU.csv...]", file=sys.stderr)
-        return 2
     try:
-        rows, pairs, sim, ncu, notes = compare(args[0], args[1:])
+        per, sim_path, files = parse(argv)
+        rows, pairs, sim, ncu, notes = compare(sim_path, files)
     except BadInput as e:
         print(f"compare_ncu.py: {e}", file=sys.stderr)
         return 2
     for n in notes:
         print(f"note: {n}", file=sys.stderr)
     print("\n".join(kernel_table(rows)))
-    if "--per-launch" in argv:
+    if per:
         print()
         print("\n".join(launch_table(sim, ncu, pairs)))
     return 0
