@@ -96,7 +96,8 @@ phase1() { # PROGRAM
   rm -f "$g"
   step "$d" capture 180 env LD_LIBRARY_PATH="$lib" GPUMEM_RUNTIME="$R/lib/libgpumem.so" GPUMEM_QUIET=1 \
     GPUMEM_TRACE_FILE="$g" ./main $a
-  wc -c <"$g" >"$d/trace.bytes" 2>/dev/null || rm -f "$d/trace.bytes"
+  rm -f "$d/trace.bytes"
+  [ -f "$g" ] && wc -c <"$g" >"$d/trace.bytes"
   if [ -s "$g" ]; then
     step "$d" sim.warm 150 env LD_LIBRARY_PATH="$lib" "$R/bin/gpumem-sim" --preset h100 --threads 16 --json "$g"
     step "$d" sim.cold 150 env LD_LIBRARY_PATH="$lib" "$R/bin/gpumem-sim" --preset h100 --threads 16 \
