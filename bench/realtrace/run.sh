@@ -83,10 +83,10 @@ cat "$out/env.txt"
 progs=$(grep -v '^#' "$R/programs.txt" | cut -d'|' -f1)
 [ -n "${GM_RT_PROGRAMS:-}" ] && progs=$GM_RT_PROGRAMS
 echo $progs >"$out/programs"
-args_of() { grep -v '^#' "$R/programs.txt" | awk -F'|' -v p="$1" '$1 == p {print $2}'; }
+field_of() { grep -v '^#' "$R/programs.txt" | awk -F'|' -v p="$1" -v f="$2" '$1 == p {print $f}'; }
 
 phase1() { # PROGRAM
-  p=$1 a=$(args_of "$1") d=$out/$1 g=$work/$1.gmt
+  p=$1 a=$(field_of "$1" 2) d=$out/$1 g=$work/$1.gmt
   mkdir -p "$d"
   echo "$a" >"$d/args"
   cd "$R/off/$p" || return
@@ -105,7 +105,8 @@ phase1() { # PROGRAM
   fi
   table
   n=$(grep -o 'trace: [0-9]* launches' "$d/capture.err" 2>/dev/null | awk '{print $2}')
-  [ -n "$n" ] || n=1000
+  [ -n "$n" ] || n=$(field_of "$p" 3)
+  [ -n "$n" ] || n=$chunk
   cd "$R/off/$p" || return
   s=0 k=0
   while [ "$s" -lt "$n" ]; do
