@@ -13,9 +13,10 @@
 #             run of its own, so a time limit loses one chunk, not all;
 #       warm: --cache-control none --replay-mode application (whole-program
 #             replay keeps the natural cache state), every launch;
-#   phase 2: decode and decode + simulate at 1, 2, 4, 8, 16 threads
-#     (bench/sim/trace_scaling.sh on the trace alone: bench_trace, the replay
-#     gpumem-sim runs, counts checked identical across thread counts).
+#   phase 2 (smallest trace first): decode, and decode + simulate at 1, 2,
+#     4, 8 and 16 threads (bench/sim/trace_scaling.sh on the trace alone:
+#     bench_trace, the replay gpumem-sim runs, counts checked identical
+#     across thread counts).
 # Every step runs under a time limit (its cap, and what is left of the
 # budget GM_RT_BUDGET, default 450 s; a step is skipped with under 20 s
 # left) and leaves its output, exit status and wall seconds in
@@ -37,8 +38,9 @@ work=${GM_RT_WORK:-/tmp/gm-realtrace}
 budget=${GM_RT_BUDGET:-450}
 chunk=${GM_RT_NCU_CHUNK:-64}
 start=$(date +%s)
-mkdir -p "$out"
-rm -rf "$work" && mkdir -p "$work" && tar xzf "$pack" -C "$work" || { echo "run.sh: cannot unpack $pack" >&2; exit 1; }
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
+rm -rf "$work" && mkdir -p "$work" && work=$(cd "$work" && pwd) && tar xzf "$pack" -C "$work" ||
+  { echo "run.sh: cannot unpack $pack" >&2; exit 1; }
 R=$work/realtrace
 cuda=${CUDA_PATH:-/usr/local/cuda}
 ncu=${NCU:-$(command -v ncu || echo "$cuda/bin/ncu")}
@@ -119,7 +121,8 @@ phase1() { # PROGRAM
 }
 
 for p in $progs; do phase1 "$p"; done
-for p in $progs; do
+# phase 2, smallest trace first
+for p in $(for p in $progs; do echo "$(cat "$out/$p/trace.bytes" 2>/dev/null || echo 0) $p"; done | sort -n | cut -d' ' -f2); do
   [ -s "$work/$p.gmt" ] || continue
   step "$out/$p" scaling 240 env GM_SIM_SYNTH=0 GM_SIM_REPS=1 sh "$root/bench/sim/trace_scaling.sh" \
     "$R/bin" "$out/$p" 16 "$work/$p.gmt"
