@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Corpus harness, CPU part: builds every program of the real-programs corpus
 # (../shared/corpus/hecbench, each with its own Makefile) three times, with
-# nvcc, with gpumemcc and with `gpumemcc --gm-off`, one build at a time, and
+# nvcc, with gpumemcc and with `gpumemcc --gm-off`, one build at a time (or,
+# with -c, any of these and `trace` = `gpumemcc --gm-analyses=trace`), and
 # records per build: result, first error line, wall and CPU seconds, and the
 # PTX lines embedded in the program (bench/corpus/fatbin_ptx.py).
 # Results: OUTDIR/builds.tsv (one row per program and compiler) and
@@ -37,7 +38,8 @@ tsv=$out/builds.tsv
 cc_of() {
   case $1 in
   nvcc) echo nvcc ;; gm) echo gpumemcc ;; off) echo "gpumemcc --gm-off" ;;
-  *) echo "build.sh: unknown compiler '$1' (nvcc gm off)" >&2; exit 2 ;;
+  trace) echo "gpumemcc --gm-analyses=trace" ;;
+  *) echo "build.sh: unknown compiler '$1' (nvcc gm off trace)" >&2; exit 2 ;;
   esac
 }
 

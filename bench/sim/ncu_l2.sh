@@ -7,7 +7,9 @@
 #   warm: ncu --cache-control none --replay-mode application (whole-program
 #         replay keeps the natural cache state) vs gpumem-sim (warm, with
 #         the copies and memsets the trace carries)
-# and per-launch tables with compare_ncu.py (L1 load and L2 hit rates).
+# and per-kernel and per-launch tables with compare_ncu.py (L1 load and L2
+# read hit rates). bench/realtrace/run.sh does the same for three corpus
+# programs with time bounds, timings and the simulator's thread scaling.
 # usage: bench/sim/ncu_l2.sh OUTDIR GPUMEM_SIM OFF_BINARY TRACE_BINARY [ARGS...]
 #   OFF_BINARY:   the program built with gpumemcc --gm-off (or nvcc)
 #   TRACE_BINARY: built with gpumemcc --gm-analyses=trace
@@ -26,14 +28,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 metrics=$(grep -v '^#' "$root/tests/gpu/trace/metrics.txt" | paste -sd, -)
 mkdir -p "$out"
-ncu --csv --page raw --cache-control all --metrics "$metrics" "$off" "$@" >"$out/cold.ncu.csv" 2>"$out/cold.ncu.err"
-ncu --csv --page raw --cache-control none --replay-mode application --metrics "$metrics" \
+raw="--csv --page raw --print-units base --print-kernel-base mangled"
+ncu $raw --cache-control all --metrics "$metrics" "$off" "$@" >"$out/cold.ncu.csv" 2>"$out/cold.ncu.err"
+ncu $raw --cache-control none --replay-mode application --metrics "$metrics" \
     "$off" "$@" >"$out/warm.ncu.csv" 2>"$out/warm.ncu.err"
 rm -f "$out/trace.gmt"
 GPUMEM_TRACE_FILE="$out/trace.gmt" GPUMEM_TRACE_SIM=0 GPUMEM_QUIET=1 "$traced" "$@" >"$out/trace.txt" 2>&1
 "$sim" --json --l2-launch=cold "$out/trace.gmt" >"$out/cold.sim.json"
 "$sim" --json "$out/trace.gmt" >"$out/warm.sim.json"
 for m in cold warm; do
-  python3 "$here/compare_ncu.py" "$out/$m.sim.json" "$out/$m.ncu.csv" >"$out/$m.table.md"
-  echo "== $m"; tail -5 "$out/$m.table.md"
+  python3 "$here/compare_ncu.py" --per-launch "$out/$m.sim.json" "$out/$m.ncu.csv" >"$out/$m.table.md"
+  echo "== $m"; grep '^targets' "$out/$m.table.md"
 done
