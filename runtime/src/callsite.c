@@ -149,6 +149,18 @@ uintptr_t gm_callsite_capture(const void *key)
     return w.found;
 }
 
+/* A place inside CUDA's own headers (cudaMalloc<T> of cuda_runtime.h):
+ * with host line tables only (-gline-tables-only) addr2line names an
+ * inlined wrapper after the function it was inlined into, so its name
+ * alone does not tell (H100 callsites suite: every site at
+ * cuda_runtime.h:879 "in main"). */
+static int cuda_header(const char *loc)
+{
+    return strstr(loc, "/cuda_runtime.h:") || strstr(loc, "/cuda_runtime_api.h:") ||
+           strstr(loc, "/include/crt/") || strstr(loc, "/cuda/include/") ||
+           (strstr(loc, "/targets/") && strstr(loc, "/include/"));
+}
+
 /* Function and file:line from addr2line for an offset inside `obj`; 0 on
  * success. With -i addr2line lists the frames inlined at the address,
  * innermost first, each followed by the place it was called from in the
@@ -166,7 +178,8 @@ static int addr2line(const char *obj, uintptr_t off, struct gm_symbolized *out)
         fn[strcspn(fn, "\n")] = '\0';
         loc[strcspn(loc, "\n")] = '\0';
         int known = strcmp(fn, "??") != 0;
-        if (known && gm_callsite_cuda_name(fn)) continue; /* the next frame called it */
+        if ((known && gm_callsite_cuda_name(fn)) || cuda_header(loc))
+            continue; /* the next frame called it */
         chosen = 1;
         if (known) snprintf(out->func, sizeof out->func, "%.255s", fn);
         char *colon = loc[0] != '?' ? strrchr(loc, ':') : NULL;
