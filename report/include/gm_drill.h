@@ -144,4 +144,7 @@ int gm_drill_op2(struct gm_drill *d, int li, const struct gm_drill_op *op);
 /* The sample index of the launch with trace seq `seq`, or -1. */
 int gm_drill_find_launch(const struct gm_drill *d, uint64_t seq);
 
+/* Index of the drill-down launch of a kernel (mangled name), or -1. */
+int gm_drill_kernel_launch(const struct gm_drill *d, const char *kernel);
+
 #endif

@@ -181,6 +181,15 @@ int gm_drill_op(struct gm_drill *d, int li, const struct gm_drill_op *op)
     return 0;
 }
 
+/* Index of the sampled launch of `kernel`, or -1. */
+int gm_drill_kernel_launch(const struct gm_drill *d, const char *kernel)
+{
+    for (size_t i = 0; d && kernel && i < d->nlaunches; i++)
+        if (!strcmp(d->launches[i].kernel, kernel))
+            return (int)i;
+    return -1;
+}
+
 uint64_t gm_drill_waste(const struct gm_drill_warp *w)
 {
     uint64_t s = w->sectors > w->ideal_sectors ? w->sectors - w->ideal_sectors : 0;

@@ -39,8 +39,6 @@ void gm_srcview_write(const struct gm_srcview *v, FILE *f);
  * saying how to get one when d is NULL. */
 void gm_drill_write_html(const struct gm_report *r, const struct gm_drill *d,
                          const struct gm_srcview *v, FILE *f);
-/* Index of the drill-down launch of a kernel (mangled name), or -1. */
-int gm_drill_kernel_launch(const struct gm_drill *d, const char *kernel);
 
 /* The page's stylesheet rules and script (report.js). */
 extern const char gm_html_css[];

@@ -154,14 +154,6 @@ static void data(FILE *f, const struct gm_drill *d, const struct gm_srcview *v)
     free(ss.key);
 }
 
-int gm_drill_kernel_launch(const struct gm_drill *d, const char *kernel)
-{
-    for (size_t i = 0; d && kernel && i < d->nlaunches; i++)
-        if (!strcmp(d->launches[i].kernel, kernel))
-            return (int)i;
-    return -1;
-}
-
 void gm_drill_write_html(const struct gm_report *r, const struct gm_drill *d,
                          const struct gm_srcview *v, FILE *f)
 {
