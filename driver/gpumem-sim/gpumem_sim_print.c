@@ -17,7 +17,9 @@ static const struct { const char *name; size_t off; } fields[] = {
     F(dram_rd), F(dram_wr), F(shared_req), F(other_req)};
 #define NF (sizeof fields / sizeof fields[0])
 
-static uint64_t get(const struct gm_counts *c, size_t i)
+size_t gm_count_fields(void) { return NF; }
+
+uint64_t gm_count_get(const struct gm_counts *c, size_t i)
 {
     uint64_t v;
     memcpy(&v, (const char *)c + fields[i].off, sizeof v);
@@ -30,7 +32,7 @@ static uint64_t l2_hit(const struct gm_counts *c) { return c->l2_rd_hit + c->l2_
 
 static void text_counts(FILE *f, const struct gm_counts *c)
 {
-    for (size_t i = 0; i < NF; i++) fprintf(f, " %s=%llu", fields[i].name, (unsigned long long)get(c, i));
+    for (size_t i = 0; i < NF; i++) fprintf(f, " %s=%llu", fields[i].name, (unsigned long long)gm_count_get(c, i));
     fputc('\n', f);
 }
 
@@ -105,7 +107,7 @@ static void json_counts(FILE *f, const struct gm_counts *c)
 {
     fputc('{', f);
     for (size_t i = 0; i < NF; i++)
-        fprintf(f, "%s\"%s\":%llu", i ? "," : "", fields[i].name, (unsigned long long)get(c, i));
+        fprintf(f, "%s\"%s\":%llu", i ? "," : "", fields[i].name, (unsigned long long)gm_count_get(c, i));
     fprintf(f, ",\"l1_hit_rate\":%.4f,\"l2_hit_rate\":%.4f,\"coalescing\":%.4f}",
             pct(c->l1_ld_hit, c->l1_ld), pct(l2_hit(c), l2_acc(c)), pct(c->ideal_sectors, c->sectors));
 }
@@ -158,7 +160,7 @@ int gm_ref_compare(FILE *f, const struct gm_run *r)
     int bad = 0;
     for (size_t i = 0; i < r->nlaunches; i++)
         for (size_t k = 0; k < NF; k++) {
-            uint64_t a = get(&r->launches[i].c, k), b = get(&r->ref_launch[i], k);
+            uint64_t a = gm_count_get(&r->launches[i].c, k), b = gm_count_get(&r->ref_launch[i], k);
             if (a != b) {
                 fprintf(f, "reference differs: launch %zu %s: fast %llu, reference %llu\n", i,
                         fields[k].name, (unsigned long long)a, (unsigned long long)b);
@@ -168,7 +170,7 @@ int gm_ref_compare(FILE *f, const struct gm_run *r)
     for (uint32_t id = 0; id < r->nlabels; id++)
         for (size_t k = 0; k < NF; k++) {
             if (!strcmp(fields[k].name, "shared_req") || !strcmp(fields[k].name, "other_req")) continue;
-            uint64_t a = get(gm_sim_alloc_counts(r->sim, id), k), b = get(gm_ref_alloc_counts(r->ref, id), k);
+            uint64_t a = gm_count_get(gm_sim_alloc_counts(r->sim, id), k), b = gm_count_get(gm_ref_alloc_counts(r->ref, id), k);
             if (a != b) {
                 fprintf(f, "reference differs: allocation %u %s: fast %llu, reference %llu\n", id,
                         fields[k].name, (unsigned long long)a, (unsigned long long)b);

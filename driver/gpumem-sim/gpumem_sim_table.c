@@ -162,13 +162,6 @@ void gm_print_table(FILE *f, const struct gm_run *r)
     free(v);
 }
 
-#define F(x) {#x, offsetof(struct gm_counts, x)}
-static const struct { const char *name; size_t off; } fields[] = {
-    F(requests), F(sectors), F(ideal_sectors), F(l1_ld), F(l1_ld_hit), F(l1_st), F(l1_st_hit),
-    F(l2_rd), F(l2_rd_hit), F(l2_wr), F(l2_wr_hit), F(l2_atom), F(l2_atom_hit), F(l2_far),
-    F(dram_rd), F(dram_wr), F(shared_req), F(other_req)};
-#define NF (sizeof fields / sizeof fields[0])
-
 static void csv_row(FILE *f, const char *table, uint64_t id, const char *name, const char *where,
                     const struct gm_counts *c)
 {
@@ -176,11 +169,7 @@ static void csv_row(FILE *f, const char *table, uint64_t id, const char *name, c
     gm_csv_u64(f, id, 0);
     gm_csv_str(f, name, 0);
     gm_csv_str(f, where, 0);
-    for (size_t i = 0; i < NF; i++) {
-        uint64_t v;
-        memcpy(&v, (const char *)c + fields[i].off, sizeof v);
-        gm_csv_u64(f, v, 0);
-    }
+    for (size_t i = 0; i < gm_count_fields(); i++) gm_csv_u64(f, gm_count_get(c, i), 0);
     gm_csv_dbl(f, pct(c->l1_ld_hit, c->l1_ld), 0);
     gm_csv_dbl(f, pct(l2_hit(c), l2_acc(c)), 1);
 }
