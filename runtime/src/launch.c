@@ -431,7 +431,9 @@ static uint64_t record_launch(const struct gm_fninfo *fi, const struct launch_de
 
 /* Stream captures begun and not yet ended in this process: while there is
  * none, no stream can be capturing and a launch asks the driver nothing
- * (cuStreamIsCapturing cost about 0.2 us per launch on an H100). An end
+ * (cuStreamIsCapturing is one driver call per launch; on the H100 it and
+ * the remaining launch-entry steps measured 0.33 us together,
+ * bench/results/launch-attribution-2026-11-27-late.md). An end
  * that fails for a stream not capturing does not count; a capture whose
  * stream is destroyed unended keeps the count up (the query stays on). */
 static atomic_int g_captures;
