@@ -77,7 +77,9 @@ static void on_api(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const CUpti_Ca
     int enter = cb->callbackSite == CUPTI_API_ENTER;
     if (enter) api_enter(cb);
     if (d == CUPTI_CB_DOMAIN_DRIVER_API) {
-        if (gm_is_launch_cbid(cbid)) gm_on_launch(cbid, cb); /* kernels and graphs */
+        int launch = gm_is_launch_cbid(cbid);
+        if (enter && !launch) gm_trace_before_call();   /* may block in the driver */
+        if (launch) gm_on_launch(cbid, cb); /* kernels and graphs */
         else if (enter && (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy ||
                            cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2) && cb->functionParams)
             gm_col_stream_destroyed(((const cuStreamDestroy_v2_params *)cb->functionParams)->hStream);

@@ -280,6 +280,14 @@ void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no)
     pthread_mutex_unlock(&d->m);
 }
 
+void gm_trace_drain_wait_all(struct gm_trace_drain *d)
+{
+    pthread_mutex_lock(&d->m);
+    uint64_t tail = d->tail;
+    while (d->head < tail) pthread_cond_wait(&d->cv, &d->m);
+    pthread_mutex_unlock(&d->m);
+}
+
 int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms)
 {
     struct timespec ts;

@@ -75,6 +75,8 @@ void gm_trace_drain_publish(struct gm_trace_drain *d);
 int gm_trace_drain_open(struct gm_trace_drain *d, uint64_t no);
 /* Waits until launch number no closed. */
 void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no);
+/* Waits until every launch published before the call is closed. */
+void gm_trace_drain_wait_all(struct gm_trace_drain *d);
 /* The same for at most ms milliseconds: 0 closed, -1 not yet. */
 int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms);
 /* Waits until every published launch closed, then ends the thread. */

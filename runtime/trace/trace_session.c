@@ -448,6 +448,16 @@ untraced:
     return 0;
 }
 
+/* A driver call that may block in the driver (which then keeps the drain
+ * thread's own driver calls waiting, while a traced kernel waits on the GPU
+ * for the drain: tests/gpu/trace/stall.sh) first waits until the traced
+ * launches in flight have ended and been drained. */
+void gm_trace_before_call(void)
+{
+    if (t_holding || !atomic_load_explicit(&g_open, memory_order_acquire)) return;
+    gm_trace_drain_wait_all(&S.drain);
+}
+
 void gm_trace_launch_end(void)
 {
     if (!t_holding) return;     /* not traced: this thread does not hold the lock */
@@ -506,6 +516,7 @@ void gm_trace_shutdown(void)
     char err[256] = "";
     pthread_mutex_lock(&S.lock);
     if (S.sink_open) {
+        atomic_store(&g_open, 0);           /* no new waits on the drain */
         gm_trace_drain_stop(&S.drain);      /* every traced launch ended and drained */
         take_copies(NULL);                  /* copies after the last traced launch */
         gm_trace_pipe_stop(&S.pipe);

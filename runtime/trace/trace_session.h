@@ -20,6 +20,9 @@
  *                          gm_trace_copy(kind, dst, src, bytes);
  *   every API callback, first line:
  *                          if (gm_trace_internal()) return;
+ *   entry of every driver call of the program but launches and the calls
+ *   known not to block (any thread, no runtime lock held):
+ *                          gm_trace_before_call();
  */
 #ifndef GM_TRACE_SESSION_H
 #define GM_TRACE_SESSION_H
@@ -61,5 +64,9 @@ void gm_trace_shutdown(void);
 void gm_trace_copy(int kind, uint64_t dst, uint64_t src, uint64_t bytes);
 /* Nonzero inside the tracer's own driver calls (callbacks should ignore them). */
 int gm_trace_internal(void);
+/* Before a driver call of the program that may block inside the driver:
+ * waits until the traced launches in flight have been drained (returns at
+ * once when none is, or tracing is off). */
+void gm_trace_before_call(void);
 
 #endif /* GM_TRACE_SESSION_H */

@@ -3,7 +3,7 @@
 # Builds, on this (CPU) machine, what tests/gpu/trace/run.sh and ncu.sh need
 # on the GPU machine, into .devbuild/trace/ (git-ignored; carry .devbuild):
 #   bin/NAME.trace   gpumemcc --gm-analyses=trace, for every examples/*.cu
-#                    and tests/gpu/trace/known.cu
+#                    and tests/gpu/trace/{known,copies,stall}.cu
 #   bin/NAME.off     --gm-off builds of the same (the ncu baseline), and
 #                    bin/cachemb.off (tests/gpu/trace/cachemb.cu, ncu.sh)
 #   bin/gpumem-sim   the offline simulator (replays the trace files)
@@ -41,7 +41,8 @@ variant() { # NAME VARIANT SRC FLAGS...
   fi
 }
 
-for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu "$root"/tests/gpu/trace/copies.cu; do
+for src in "$root"/examples/*.cu "$root"/tests/gpu/trace/known.cu "$root"/tests/gpu/trace/copies.cu \
+           "$root"/tests/gpu/trace/stall.cu; do
   n=$(basename "$src" .cu)
   variant "$n" trace "$src" --gm-analyses=trace
   variant "$n" off "$src" --gm-off

@@ -15,7 +15,9 @@
 #  5. records per site = the native kernel's warp executions: spmv_ell's
 #     first launch, each unrolled copy of each load against the hand count
 #     (sites.py; the lanes that skip its `if` must not run ahead);
-#  6. small traces for the no-GPU demo are left in $OUT/traces/.
+#  6. small traces for the no-GPU demo are left in $OUT/traces/;
+#  7. a kernel that outgrows the ring, followed at once by each kind of
+#     host call that may block in the driver, finishes (stall.sh).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits 0 with "SKIP: no
 # GPU" when nvidia-smi fails. Depends on: sh, grep, python3, the devbuild.
 set -u
@@ -135,5 +137,11 @@ cp "$work/demo_va.gmt" "$out/traces/vector_add_64k.gmt" 2>/dev/null
 trace demo_chase pointer_chase.trace 4096 33 20000 1
 cp "$work/demo_chase.gmt" "$out/traces/pointer_chase_16k.gmt" 2>/dev/null
 ls -l "$out/traces" | sed 's/^/  /'
+
+# 7. host calls that block in the driver while a traced kernel waits for ring space
+GM_STALL_TIMEOUT=30 sh "$root/tests/gpu/trace/stall.sh" "$dev" >"$work/stall.txt" 2>&1
+grep -E '^(PASS|FAIL)' "$work/stall.txt" | while read -r verdict rest; do echo "$verdict stall: $rest"; done
+pass=$((pass + $(grep -c '^PASS' "$work/stall.txt"))) fail=$((fail + $(grep -c '^FAIL' "$work/stall.txt")))
+grep -q passed "$work/stall.txt" || { echo "FAIL stall: no summary: $(tail -2 "$work/stall.txt" | tr '\n' ' ')"; fail=$((fail + 1)); }
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
