@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Memory sites: classifies one instruction (load, store, atomicrmw, cmpxchg,
- * NVVM atomic / ldg / ldu intrinsics, memcpy / memmove / memset) and records
+ * masked load / store, NVVM atomic / ldg / ldu intrinsics, memcpy / memmove /
+ * memset) and records
  * its site(s) with the info word of abi.h. Depends on LLVM-C.
  */
 #include <string.h>
@@ -87,7 +88,16 @@ static int call_sites(struct gm_sites *s, struct gm_site_rec *r, LLVMValueRef in
         return 1;
     }
     struct gm_access x = {LLVMGetOperand(in, 0), NULL, LLVMTypeOf(in), 0, 0};
-    if (gm_starts_with(name, "llvm.nvvm.atomic.")) {
+    if (gm_starts_with(name, "llvm.masked.load.")) {
+        /* (ptr, mask, passthru): the load-store vectorizer's load with a gap,
+         * one vector load in PTX (ld.global.v4 of all its bytes) */
+        x.flags = GM_INFO_LOAD;
+        x.after_ok = 1;
+    } else if (gm_starts_with(name, "llvm.masked.store.")) {
+        /* (value, ptr, mask) */
+        LLVMValueRef v = LLVMGetOperand(in, 0);
+        x = (struct gm_access){LLVMGetOperand(in, 1), v, LLVMTypeOf(v), GM_INFO_STORE, 0};
+    } else if (gm_starts_with(name, "llvm.nvvm.atomic.")) {
         x.val = LLVMGetOperand(in, strstr(name, ".cas.") ? 2 : 1);
         x.flags = GM_INFO_LOAD | GM_INFO_STORE | GM_INFO_ATOMIC;
     } else if (gm_starts_with(name, "llvm.nvvm.ldu.global.") ||
