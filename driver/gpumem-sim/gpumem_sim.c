@@ -126,9 +126,9 @@ static int parse(int argc, char **argv, struct gm_run *r, struct opts *o)
                  !strcmp(a, "--write") || !strcmp(a, "--threads") || !strcmp(a, "--format")) {
             if (!next) { fprintf(stderr, "gpumem-sim: %s needs a value\n", a); return -1; }
             i++;
+            struct gm_sim_config known;     /* main applied the presets, then --config */
             if (!strcmp(a, "--preset")) {
-                r->preset = next;
-                if (gm_sim_preset(&r->cfg, next)) { fprintf(stderr, "gpumem-sim: unknown preset '%s' (h100, rtx2080ti)\n", next); return -1; }
+                if (gm_sim_preset(&known, next)) { fprintf(stderr, "gpumem-sim: unknown preset '%s' (h100, rtx2080ti)\n", next); return -1; }
             } else if (!strcmp(a, "--config")) o->config = next;
             else if (!strcmp(a, "--format")) { if (parse_format(next, &o->fmt)) return -1; }
             else if (!strcmp(a, "--synth")) o->synth = next;
