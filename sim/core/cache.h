@@ -82,11 +82,12 @@ GM_INLINE uint16_t gm_dig(uint64_t tag)
     return (uint16_t)(d | (d == 0));
 }
 
-/* Set index: a 32-bit value of the line number (low bits, or an XOR fold of
- * three 13-bit-shifted slices), modulo the number of sets. */
+/* Set index: a 32-bit value of the line number (enum gm_hash), modulo the
+ * number of sets. */
 GM_INLINE uint32_t gm_set_hash(enum gm_hash h, uint64_t line)
 {
     if (h == GM_HASH_XOR) return (uint32_t)line ^ (uint32_t)(line >> 13) ^ (uint32_t)(line >> 26);
+    if (h == GM_HASH_FOLD) return (uint32_t)line ^ (uint32_t)(line >> 7) ^ (uint32_t)(line >> 14);
     return (uint32_t)line;
 }
 GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)

@@ -14,7 +14,7 @@
 static const struct gm_sim_config h100 = {
     .sm_count = 132, .l1_shared_bytes = 256u << 10, .carveout = 32u << 10,
     .l1_ways = 4, .l1_repl = GM_REPL_PLRU, .l1_write = GM_WPOL_ALLOCATE,
-    .l1_fetch = GM_FETCH_SECTOR,
+    .l1_fetch = GM_FETCH_SECTOR, .l1_hash = GM_HASH_FOLD,
     .l2_bytes = 50ull << 20, .l2_ways = 20, .l2_partitions = 2,
     .l2_repl = GM_REPL_LRU, .l2_hash = GM_HASH_XOR, .l2_fill = 64, .threads = 1, .window = 1u << 16,
 };
@@ -65,7 +65,8 @@ static const struct word repl_words[] = {{"lru", GM_REPL_LRU}, {"plru", GM_REPL_
 static const struct word wpol_words[] = {{"allocate", GM_WPOL_ALLOCATE},
     {"no-allocate", GM_WPOL_NOALLOCATE}, {"invalidate", GM_WPOL_INVALIDATE}, {0, 0}};
 static const struct word fetch_words[] = {{"sector", GM_FETCH_SECTOR}, {"line", GM_FETCH_LINE}, {0, 0}};
-static const struct word hash_words[] = {{"mod", GM_HASH_MOD}, {"xor", GM_HASH_XOR}, {0, 0}};
+static const struct word hash_words[] = {{"mod", GM_HASH_MOD}, {"xor", GM_HASH_XOR},
+                                         {"fold", GM_HASH_FOLD}, {0, 0}};
 static const struct word l2start_words[] = {{"warm", GM_L2_WARM}, {"cold", GM_L2_COLD}, {0, 0}};
 
 static const char *set_enum(void *field, const struct word *w, const char *v)
@@ -108,6 +109,7 @@ const char *gm_sim_config_set(struct gm_sim_config *c, const char *key, const ch
     if (!strcmp(k, "l2_partitions")) return set_u32(&c->l2_partitions, v);
     if (!strcmp(k, "l2_repl")) return set_enum(&c->l2_repl, repl_words, v);
     if (!strcmp(k, "l2_hash")) return set_enum(&c->l2_hash, hash_words, v);
+    if (!strcmp(k, "l1_hash")) return set_enum(&c->l1_hash, hash_words, v);
     if (!strcmp(k, "l2_fill")) return set_u32(&c->l2_fill, v);
     if (!strcmp(k, "l2_launch")) return set_enum(&c->l2_launch, l2start_words, v);
     if (!strcmp(k, "threads")) return set_u32(&c->threads, v);

@@ -215,7 +215,7 @@ static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
                 for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 64 * i + (uint32_t)__builtin_ctzll(m));
         } else {
             gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl,
-                             GM_HASH_MOD);
+                             s->cfg.l1_hash);
             s->l1_geo[sm] = s->geo;
             c->touched = t;
         }

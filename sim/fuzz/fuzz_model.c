@@ -48,6 +48,7 @@ static void config(struct in *in, struct gm_sim_config *c)
     c->l2_ways = ways[b >> 10 & 3] * 2;
     c->l2_repl = (enum gm_repl)(b >> 12 & 1);
     c->l2_hash = (enum gm_hash)(b >> 13 & 1);
+    c->l1_hash = (enum gm_hash)((b >> 22 & 3) % 3);
     c->l2_fill = fills[(b >> 14 & 3) % 3];
     c->l2_partitions = 1u << (b >> 16 & 1);
     c->l2_bytes = (uint64_t)c->l2_ways * 128u * 4u * (1u << (b >> 17 & 3));

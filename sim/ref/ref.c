@@ -42,6 +42,7 @@ static uint32_t set_of(const struct cache *c, uint64_t line)
 {
     uint32_t h = (uint32_t)line;
     if (c->hash == GM_HASH_XOR) h = (uint32_t)line ^ (uint32_t)(line >> 13) ^ (uint32_t)(line >> 26);
+    if (c->hash == GM_HASH_FOLD) h = (uint32_t)line ^ (uint32_t)(line >> 7) ^ (uint32_t)(line >> 14);
     return h % c->sets;
 }
 
@@ -153,7 +154,7 @@ static uint32_t alloc_of(const struct gm_ref *r, uint64_t addr)
 void gm_ref_begin(struct gm_ref *r, uint32_t carveout)
 {
     for (uint32_t i = 0; i < r->cfg.sm_count; i++)
-        cache_make(&r->l1[i], gm_sim_l1_bytes(&r->cfg, carveout), r->cfg.l1_ways, r->cfg.l1_repl, GM_HASH_MOD);
+        cache_make(&r->l1[i], gm_sim_l1_bytes(&r->cfg, carveout), r->cfg.l1_ways, r->cfg.l1_repl, r->cfg.l1_hash);
     if (r->cfg.l2_launch != GM_L2_COLD) return;
     for (size_t i = 0; i < (size_t)r->l2.sets * r->l2.ways; i++) {   /* write back, no launch's traffic */
         const struct way *w = &r->l2.w[i];

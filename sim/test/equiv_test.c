@@ -120,13 +120,14 @@ static int same(const char *what, const char *cfg, const struct run *a, const st
 static const char *configs[] = {
     "",
     "l1_repl=lru l2_repl=plru l2_ways=16 l1_write=no-allocate l1_fetch=line",
-    "l1_write=invalidate l2_hash=mod l2_partitions=4",
+    "l1_write=invalidate l2_hash=mod l2_partitions=4 l1_hash=mod",
     "l1_bytes=8K l1_ways=2 l2_bytes=64K l2_ways=4 l2_partitions=4 l2_fill=64 l2_launch=cold",
     "l1_bytes=6K l1_ways=3 l1_repl=lru l2_bytes=60K l2_ways=5 l2_hash=mod l1_write=invalidate l2_fill=32",
     "l1_bytes=16K l1_ways=8 l1_repl=lru l2_bytes=320K l2_ways=20 l1_fetch=line l2_fill=128",
     "l1_bytes=32K l1_ways=16 l2_bytes=192K l2_ways=24 l2_repl=lru l1_write=no-allocate",
-    "l1_bytes=4K l1_ways=32 l1_repl=plru l2_bytes=256K l2_ways=32 l2_repl=plru l2_hash=xor",
+    "l1_bytes=4K l1_ways=32 l1_repl=plru l2_bytes=256K l2_ways=32 l2_repl=plru l2_hash=xor l1_hash=xor",
     "l1_bytes=12K l1_ways=24 l1_repl=lru l2_bytes=112K l2_ways=7 l2_partitions=2 l2_fill=64",
+    "l1_bytes=24K l1_ways=4 l2_bytes=80K l2_ways=5 l2_hash=fold",
 };
 
 static int setup(struct gm_sim_config *c, const char *spec)
