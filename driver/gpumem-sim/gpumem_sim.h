@@ -44,9 +44,10 @@ struct gm_sink gm_run_sink(struct gm_run *r);
 int gm_run_trace(struct gm_run *r, const char *path);
 int gm_run_finish(struct gm_run *r);
 void gm_run_free(struct gm_run *r);
-/* The counters of struct gm_counts in output order (gpumem_sim_print.c;
- * the CSV header of gpumem_sim_table.c names them in the same order). */
+/* The counters of struct gm_counts in output order, with their names in
+ * every format (gpumem_sim_print.c: the one table of them). */
 size_t gm_count_fields(void);
+const char *gm_count_name(size_t i);
 uint64_t gm_count_get(const struct gm_counts *c, size_t i);
 void gm_print_text(FILE *f, const struct gm_run *r);     /* --format counters */
 void gm_print_table(FILE *f, const struct gm_run *r);    /* --format text */

@@ -19,6 +19,8 @@ static const struct { const char *name; size_t off; } fields[] = {
 
 size_t gm_count_fields(void) { return NF; }
 
+const char *gm_count_name(size_t i) { return fields[i].name; }
+
 uint64_t gm_count_get(const struct gm_counts *c, size_t i)
 {
     uint64_t v;

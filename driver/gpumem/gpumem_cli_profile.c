@@ -195,10 +195,24 @@ static int list_has(const char *list, const char *name, size_t n)
     return 0;
 }
 
+/* GPUMEM_OUT naming dir as written: the runtime expands %p and %% in it
+ * (docs/runtime.md), so each % is doubled. 0 or -1. */
+static int set_out(const char *dir)
+{
+    char *v = malloc(2 * strlen(dir) + 1), *p = v;
+    if (!v) return -1;
+    for (const char *s = dir; *s; s++)
+        if ((*p++ = *s) == '%') *p++ = '%';
+    *p = '\0';
+    int rc = setenv("GPUMEM_OUT", v, 1);
+    free(v);
+    return rc;
+}
+
 /* The runtime's environment for this run. 0 or -1 (out of memory). */
 static int set_env(const struct popts *o, const char *dir, char *trace, size_t tlen)
 {
-    int rc = setenv("GPUMEM_OUT", dir, 1) | setenv("GPUMEM_QUIET", "1", 1);
+    int rc = set_out(dir) | setenv("GPUMEM_QUIET", "1", 1);
     if (o->regex) rc |= setenv("GPUMEM_KERNEL_REGEX", o->regex, 1);
     if (o->skip) rc |= setenv("GPUMEM_LAUNCH_SKIP", o->skip, 1);
     if (o->count) rc |= setenv("GPUMEM_LAUNCH_COUNT", o->count, 1);

@@ -182,6 +182,20 @@ static void close_arr(struct jw *w)
 #define KU(w, k, v) (key(w, k), u64((w), (v)))
 #define KI(w, k, v) (key(w, k), i64((w), (v)))
 #define KS(w, k, v) (key(w, k), str((w), (v)))
+#define KH(w, k, v) (key(w, k), hex64((w), (v)))
+
+/* "k": [el, el, ...]: n elements, each written by the statement `each`
+ * with the index in variable i. */
+#define ARRAY(w, k, n, i, each)                                 \
+    do {                                                        \
+        key(w, k);                                              \
+        open_((w), '[');                                        \
+        for (size_t i = 0; i < (size_t)(n); i++) {              \
+            elem(w);                                            \
+            each;                                               \
+        }                                                       \
+        close_arr(w);                                           \
+    } while (0)
 
 /* ---- the parts --------------------------------------------------------- */
 
@@ -198,22 +212,10 @@ static void hostsite(struct jw *w, const struct gm_report_hostsite *h)
     close_obj(w);
 }
 
-static void u32_array(struct jw *w, const uint32_t *v, int n)
-{
-    open_(w, '[');
-    for (int i = 0; i < n; i++)
-        elem(w), u64(w, v[i]);
-    close_arr(w);
-}
-
 static void program(struct jw *w, const struct gm_report_program *p)
 {
     open_(w, '{');
-    key(w, "argv");
-    open_(w, '[');
-    for (int i = 0; i < p->argc; i++)
-        elem(w), str(w, p->argv[i]);
-    close_arr(w);
+    ARRAY(w, "argv", p->argc, i, str(w, p->argv[i]));
     KI(w, "pid", p->pid);
     KI(w, "start_ns", p->start_ns);
     KI(w, "end_ns", p->end_ns);
@@ -258,36 +260,19 @@ static void counter_set(struct jw *w, const struct gm_report_counter_set *s)
     KS(w, "name", s->name);
     KU(w, "nslots", s->nslots);
     KU(w, "flags", s->flags);
-    key(w, "slots");
-    open_(w, '[');
-    for (uint32_t i = 0; i < s->nslots; i++)
-        elem(w), str(w, s->slot_names[i]);
-    close_arr(w);
-    key(w, "fold");
-    open_(w, '[');
-    for (uint32_t i = 0; i < s->nslots; i++)
-        elem(w), str(w, gm_report_slot_is_or(s, i) ? "or" : "sum");
-    close_arr(w);
+    ARRAY(w, "slots", s->nslots, i, str(w, s->slot_names[i]));
+    ARRAY(w, "fold", s->nslots, i, str(w, gm_report_slot_is_or(s, (uint32_t)i) ? "or" : "sum"));
     close_obj(w);
 }
 
 static void module(struct jw *w, const struct gm_report_module *m)
 {
     open_(w, '{');
-    key(w, "modid");
-    hex64(w, m->modid);
+    KH(w, "modid", m->modid);
     KS(w, "source", m->source);
     KU(w, "n_asm_mem", m->n_asm_mem);
-    key(w, "sites");
-    open_(w, '[');
-    for (size_t i = 0; i < m->nsites; i++)
-        elem(w), site(w, &m->sites[i], i);
-    close_arr(w);
-    key(w, "counter_sets");
-    open_(w, '[');
-    for (size_t i = 0; i < m->nsets; i++)
-        elem(w), counter_set(w, &m->sets[i]);
-    close_arr(w);
+    ARRAY(w, "sites", m->nsites, i, site(w, &m->sites[i], i));
+    ARRAY(w, "counter_sets", m->nsets, i, counter_set(w, &m->sets[i]));
     close_obj(w);
 }
 
@@ -314,11 +299,7 @@ static void kcounters(struct jw *w, const struct gm_report_kcounters *c)
         elem(w);
         open_(w, '{');
         KU(w, "site", s);
-        key(w, "v");
-        open_(w, '[');
-        for (uint32_t i = 0; i < c->nslots; i++)
-            elem(w), u64(w, row[i]);
-        close_arr(w);
+        ARRAY(w, "v", c->nslots, i, u64(w, row[i]));
         close_obj(w);
     }
     close_arr(w);
@@ -329,15 +310,10 @@ static void kernel(struct jw *w, const struct gm_report_kernel *k)
 {
     open_(w, '{');
     KS(w, "name", k->name);
-    key(w, "modid");
-    hex64(w, k->modid);
+    KH(w, "modid", k->modid);
     KU(w, "launches", k->launches);
     KI(w, "gpu_ns", k->gpu_ns);
-    key(w, "counters");
-    open_(w, '[');
-    for (size_t i = 0; i < k->nsets; i++)
-        elem(w), kcounters(w, &k->sets[i]);
-    close_arr(w);
+    ARRAY(w, "counters", k->nsets, i, kcounters(w, &k->sets[i]));
     close_obj(w);
 }
 
@@ -346,13 +322,10 @@ static void launch(struct jw *w, const struct gm_report_launch *l)
     open_(w, '{');
     KU(w, "seq", l->seq);
     KU(w, "kernel", l->kernel);
-    key(w, "grid");
-    u32_array(w, l->grid, 3);
-    key(w, "block");
-    u32_array(w, l->block, 3);
+    ARRAY(w, "grid", 3, i, u64(w, l->grid[i]));
+    ARRAY(w, "block", 3, i, u64(w, l->block[i]));
     KU(w, "shmem", l->shmem);
-    key(w, "stream");
-    hex64(w, l->stream);
+    KH(w, "stream", l->stream);
     KI(w, "device", l->device);
     KS(w, "api", l->api);
     key(w, "site");
@@ -392,16 +365,8 @@ static void access(struct jw *w, const struct gm_report_alloc *a)
     key(w, "bitmap");
     bitmap(w, a->bitmap, a->units);
     KU(w, "hist_chunk", a->hist_chunk);
-    key(w, "hist");
-    open_(w, '[');
-    for (size_t i = 0; i < GM_REPORT_HIST_BUCKETS; i++)
-        elem(w), u64(w, a->hist[i]);
-    close_arr(w);
-    key(w, "launches");
-    open_(w, '[');
-    for (size_t i = 0; i < a->nlaunches; i++)
-        elem(w), alloc_launch(w, &a->launches[i], a->units);
-    close_arr(w);
+    ARRAY(w, "hist", GM_REPORT_HIST_BUCKETS, i, u64(w, a->hist[i]));
+    ARRAY(w, "launches", a->nlaunches, i, alloc_launch(w, &a->launches[i], a->units));
     close_obj(w);
 }
 
@@ -409,8 +374,7 @@ static void alloc(struct jw *w, const struct gm_report_alloc *a)
 {
     open_(w, '{');
     KU(w, "id", a->id);
-    key(w, "dev_ptr");
-    hex64(w, a->dev_ptr);
+    KH(w, "dev_ptr", a->dev_ptr);
     KU(w, "size", a->size);
     KS(w, "api", a->api);
     KS(w, "label", a->label);
@@ -439,6 +403,16 @@ static const char *use_name(uint32_t how)
     return "-";
 }
 
+static void use(struct jw *w, const struct gm_report_use *u)
+{
+    open_(w, '{');
+    KU(w, "alloc", u->alloc);
+    KS(w, "how", use_name(u->how));
+    KU(w, "offset", u->offset);
+    KU(w, "bytes", u->bytes);
+    close_obj(w);
+}
+
 static void event(struct jw *w, const struct gm_report_event *e)
 {
     open_(w, '{');
@@ -447,24 +421,12 @@ static void event(struct jw *w, const struct gm_report_event *e)
     KS(w, "op", gm_report_op_name(e->op));
     KU(w, "bytes", e->bytes);
     KS(w, "dir", gm_report_dir_name(e->dir));
-    key(w, "stream");
-    hex64(w, e->stream);
+    KH(w, "stream", e->stream);
     KI(w, "device", e->device);
     KI(w, "launch", e->launch);
     key(w, "site");
     hostsite(w, &e->site);
-    key(w, "uses");
-    open_(w, '[');
-    for (size_t i = 0; i < e->nuses; i++) {
-        elem(w);
-        open_(w, '{');
-        KU(w, "alloc", e->uses[i].alloc);
-        KS(w, "how", use_name(e->uses[i].how));
-        KU(w, "offset", e->uses[i].offset);
-        KU(w, "bytes", e->uses[i].bytes);
-        close_obj(w);
-    }
-    close_arr(w);
+    ARRAY(w, "uses", e->nuses, i, use(w, &e->uses[i]));
     close_obj(w);
 }
 
@@ -476,18 +438,6 @@ static void unobserved(struct jw *w, const struct gm_report_unobserved *u)
     KU(w, "count", u->count);
     close_obj(w);
 }
-
-static void note(struct jw *w, char *const *s) { str(w, *s); }
-
-/* "key": [el, el, ...], each element written by fn. */
-#define ARRAY(w, k, n, arr, fn)                                 \
-    do {                                                        \
-        key(w, k);                                              \
-        open_((w), '[');                                        \
-        for (size_t i_ = 0; i_ < (n); i_++)                     \
-            elem(w), fn((w), &(arr)[i_]);                       \
-        close_arr(w);                                           \
-    } while (0)
 
 int gm_report_write_json(const struct gm_report *r, FILE *f)
 {
@@ -502,14 +452,14 @@ int gm_report_write_json(const struct gm_report *r, FILE *f)
     KU(w, "version", GM_REPORT_SCHEMA_VERSION);
     key(w, "program");
     program(w, &r->program);
-    ARRAY(w, "devices", r->ndevices, r->devices, device);
-    ARRAY(w, "modules", r->nmodules, r->modules, module);
-    ARRAY(w, "kernels", r->nkernels, r->kernels, kernel);
-    ARRAY(w, "launches", r->nlaunches, r->launches, launch);
-    ARRAY(w, "allocations", r->nallocs, r->allocs, alloc);
-    ARRAY(w, "events", r->nevents, r->events, event);
-    ARRAY(w, "unobserved", r->nunobserved, r->unobserved, unobserved);
-    ARRAY(w, "notes", r->nnotes, r->notes, note);
+    ARRAY(w, "devices", r->ndevices, i, device(w, &r->devices[i]));
+    ARRAY(w, "modules", r->nmodules, i, module(w, &r->modules[i]));
+    ARRAY(w, "kernels", r->nkernels, i, kernel(w, &r->kernels[i]));
+    ARRAY(w, "launches", r->nlaunches, i, launch(w, &r->launches[i]));
+    ARRAY(w, "allocations", r->nallocs, i, alloc(w, &r->allocs[i]));
+    ARRAY(w, "events", r->nevents, i, event(w, &r->events[i]));
+    ARRAY(w, "unobserved", r->nunobserved, i, unobserved(w, &r->unobserved[i]));
+    ARRAY(w, "notes", r->nnotes, i, str(w, r->notes[i]));
     close_obj(w);
     ch(w, '\n');
     flush(w);

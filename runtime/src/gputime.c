@@ -12,11 +12,13 @@
  * kernel, one per kernel node for a graph (counted when the graph is
  * instantiated). A graph whose kernels cannot be counted (conditional
  * nodes) keeps its entry to the end.
- * Launches wait in an open-addressed table (no allocation per launch:
- * records arrive only when CUPTI hands over a full buffer, ~10^4 launches);
- * graph executables in a uthash map.
- * Depends on rt.h (gm_cu, gm_st, kstats) and uthash; not on collect.c.
+ * Launches wait in an open-addressed table (idtab.h; no allocation per
+ * launch: records arrive only when CUPTI hands over a full buffer, ~10^4
+ * launches); graph executables in a uthash map.
+ * Depends on rt.h (gm_cu, gm_st, kstats), idtab.h and uthash; not on
+ * collect.c.
  */
+#include "idtab.h"
 #include "rt.h"
 
 #include <stdatomic.h>
@@ -27,10 +29,9 @@
 #define GM_ACT_BUF (4u << 20)
 #define GM_PEND_TABS 4u         /* modules kept inline per launch */
 
-/* One launch under one correlation id (linear probing, backward-shift
- * deletion). */
+/* One launch under one correlation id (the table's key: first). */
 struct pending {
-    uint32_t corr;              /* 0: empty */
+    uint32_t corr;
     uint32_t twin;              /* the same launch's other id, or 0 */
     uint32_t left;              /* kernel records still to come; 0: not known, kept to the end */
     uint32_t ntabs;
@@ -48,8 +49,7 @@ struct gexec {
 };
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* guards g_tab, g_execs */
-static struct pending *g_tab;
-static uint32_t g_bits, g_used;
+static struct gm_idtab g_tab = GM_IDTAB_INIT(struct pending);
 static struct gexec *g_execs;
 static atomic_size_t g_waiting;  /* launches (twins once) with records still to come */
 static int g_on;
@@ -61,41 +61,17 @@ static void CUPTIAPI buf_requested(uint8_t **buf, size_t *size, size_t *max_reco
     *max_records = 0;
 }
 
-static uint32_t home(uint32_t corr) { return (corr * 2654435769u) >> (32 - g_bits); }
-static uint32_t mask(void) { return (1u << g_bits) - 1; }
-
-static struct pending *find(uint32_t corr)
-{
-    if (!g_tab || !corr) return NULL;
-    for (uint32_t i = home(corr);; i = (i + 1) & mask()) {
-        if (g_tab[i].corr == corr) return &g_tab[i];
-        if (!g_tab[i].corr) return NULL;
-    }
-}
+static struct pending *find(uint32_t corr) { return gm_idtab_find(&g_tab, corr); }
 
 static const struct gm_rt_sitetab *const *tabs_of(const struct pending *p)
 {
     return p->ntabs > GM_PEND_TABS ? p->more : p->tab;
 }
 
-/* Removes p, shifting later entries of its probe run back (no tombstones). */
 static void erase(struct pending *p)
 {
     free(p->more);
-    uint32_t i = (uint32_t)(p - g_tab), j = i;
-    for (;;) {
-        j = (j + 1) & mask();
-        if (!g_tab[j].corr) break;
-        uint32_t k = home(g_tab[j].corr);
-        int stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-        if (!stays) {
-            g_tab[i] = g_tab[j];
-            i = j;
-        }
-    }
-    g_tab[i].corr = 0;
-    g_tab[i].more = NULL;
-    g_used--;
+    gm_idtab_del(&g_tab, p);
 }
 
 static void unlink_pending(struct pending *p)
@@ -107,33 +83,12 @@ static void unlink_pending(struct pending *p)
     if (q) erase(q);
 }
 
-static int put(const struct pending *v);
-
-/* Doubles the table (or makes the first one); 0 on success. */
-static int grow(void)
-{
-    uint32_t ob = g_bits, nb = g_bits ? g_bits + 1 : 12;
-    if (nb > 30) return -1;
-    struct pending *old = g_tab, *nt = calloc((size_t)1 << nb, sizeof *nt);
-    if (!nt) return -1;
-    g_tab = nt, g_bits = nb, g_used = 0;
-    for (size_t i = 0; ob && i < ((size_t)1 << ob); i++)
-        if (old[i].corr) put(&old[i]);
-    free(old);
-    return 0;
-}
-
 /* Inserts v (replacing an entry under the same id); 0 on success. */
 static int put(const struct pending *v)
 {
-    if ((g_used + 1) * 2 > (1u << g_bits) && grow()) return -1;
     struct pending *old = find(v->corr);
     if (old) unlink_pending(old);
-    uint32_t i = home(v->corr);
-    while (g_tab[i].corr) i = (i + 1) & mask();
-    g_tab[i] = *v;
-    g_used++;
-    return 0;
+    return gm_idtab_add(&g_tab, v) ? 0 : -1;
 }
 
 /* Under g_lock: the kernel record's time goes to its launch and kernel. */

@@ -65,14 +65,14 @@ static void write_report(int end_kind, int status, int in_signal)
     int locked = in_signal ? pthread_mutex_trylock(&gm_st.lock) == 0
                            : pthread_mutex_lock(&gm_st.lock) == 0;
     const char *formats = getenv("GPUMEM_FORMAT");
-    char dflt[300];
-    const char *dir = gm_report_dir(dflt, sizeof dflt);
+    char dir[GM_REPORT_DIR_MAX];
+    int chosen = gm_report_dir(dir, sizeof dir);   /* GPUMEM_OUT */
     if (!formats || !*formats) formats = "text,json,csv";
     int symbolize = !in_signal && !(getenv("GPUMEM_SYMBOLIZE") && !env_on("GPUMEM_SYMBOLIZE"));
     /* a program with nothing instrumented writes nothing unless asked to */
     int any = gm_st.inst_launches || gm_st.reg.count, quiet = env_on("GPUMEM_QUIET");
     if (any && !quiet && gm_verbose >= 1) gm_report_plain(stderr);
-    if ((any || dir != dflt) && write_files(dir, formats, end_kind, status, symbolize) == 0 &&
+    if ((any || chosen) && write_files(dir, formats, end_kind, status, symbolize) == 0 &&
         any && !quiet)
         gm_report_announce(stderr, dir, formats);
     fflush(stderr);
@@ -153,6 +153,7 @@ __attribute__((constructor)) static void gm_start(void)
     const char *formats = getenv("GPUMEM_FORMAT");
     if (formats && *formats && gm_report_formats_check(formats, err, sizeof err) != 0)
         gm_warn("GPUMEM_FORMAT: %s", err);
+    gm_report_dir_check();
     if (gm_cupti_start() != 0) return;
     on_exit(on_exit_cb, NULL);
     install_handlers();

@@ -5,6 +5,9 @@
  * name `gpumem profile` uses too) and prints only
  *   gpumem: report in DIR (summary.txt, report.json, *.csv)
  * at exit; GPUMEM_VERBOSE=1 adds the counter tables on stderr, as before.
+ * In GPUMEM_OUT, %p is the process id (as in Nsight's and valgrind's
+ * output names), so that the processes of one program (MPI ranks, forked
+ * children) each write their own report; %% is one %.
  * Depends on libc only.
  */
 #include "rt.h"
@@ -12,15 +15,65 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-const char *gm_report_dir(char *buf, size_t len)
+/* GPUMEM_OUT's value s with %p (pid) and %% expanded into buf; an unknown
+ * %x, or a % at the end, stays as written. 0; 1 when something stayed as
+ * written; -1 when the result does not fit in len. err says why. */
+static int expand(const char *s, long pid, char *buf, size_t len, char *err, size_t errlen)
 {
-    const char *dir = getenv("GPUMEM_OUT");
-    if (dir && *dir) return dir;
+    size_t n = 0;
+    int kept = 0;
+    for (; *s; s++) {
+        char one[24] = {*s};
+        if (*s == '%' && s[1] == 'p') {
+            snprintf(one, sizeof one, "%ld", pid);
+            s++;
+        } else if (*s == '%' && s[1] == '%') {
+            s++;
+        } else if (*s == '%' && !kept++) {
+            if (s[1]) snprintf(err, errlen, "unknown %%%c kept as written", s[1]);
+            else snprintf(err, errlen, "%% at the end kept as written");
+        }
+        size_t k = strlen(one);
+        if (n + k >= len) {
+            snprintf(err, errlen, "longer than %zu characters once expanded", len - 1);
+            return -1;
+        }
+        memcpy(buf + n, one, k);
+        n += k;
+    }
+    buf[n] = '\0';
+    return kept > 0;
+}
+
+static void default_dir(char *buf, size_t len)
+{
     extern char *program_invocation_short_name; /* glibc */
     const char *prog = program_invocation_short_name;
     snprintf(buf, len, "gpumem-%s", prog && *prog ? prog : "report");
-    return buf;
+}
+
+int gm_report_dir(char *buf, size_t len)
+{
+    const char *out = getenv("GPUMEM_OUT");
+    char err[96];
+    if (out && *out && expand(out, (long)getpid(), buf, len, err, sizeof err) >= 0) return 1;
+    default_dir(buf, len);
+    return 0;
+}
+
+void gm_report_dir_check(void)
+{
+    const char *out = getenv("GPUMEM_OUT");
+    char buf[GM_REPORT_DIR_MAX], err[96];
+    int r = out && *out ? expand(out, (long)getpid(), buf, sizeof buf, err, sizeof err) : 0;
+    if (r > 0) {
+        gm_warn("GPUMEM_OUT=%s: %s (%%p: the process id, %%%%: a percent sign)", out, err);
+    } else if (r < 0) {
+        default_dir(buf, sizeof buf);
+        gm_warn("GPUMEM_OUT is %s; the report goes to %s", err, buf);
+    }
 }
 
 int gm_formats_has(const char *formats, const char *f)

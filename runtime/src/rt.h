@@ -376,8 +376,14 @@ GM_HIDDEN void gm_report_counters_csv(FILE *f);
 GM_HIDDEN int gm_report_formats_check(const char *formats, char *err, size_t errlen);
 GM_HIDDEN int gm_report_model_write(const char *dir, const char *formats, int end_kind,
                                     int status, int symbolize);
-/* report_dir.c: GPUMEM_OUT, else "gpumem-<program>" written into buf. */
-GM_HIDDEN const char *gm_report_dir(char *buf, size_t len);
+/* report_dir.c: the report directory written into buf (GM_REPORT_DIR_MAX
+ * bytes): GPUMEM_OUT with %p (the process id) and %% expanded, 1; else
+ * "gpumem-<program>", 0. */
+#define GM_REPORT_DIR_MAX 4096
+GM_HIDDEN int gm_report_dir(char *buf, size_t len);
+/* At start: one line when GPUMEM_OUT holds a % sequence it keeps as
+ * written, or is too long once expanded. */
+GM_HIDDEN void gm_report_dir_check(void);
 /* 1 if format f (or "all") is in the comma-separated list. */
 GM_HIDDEN int gm_formats_has(const char *formats, const char *f);
 /* The exit line: "gpumem: report in DIR (summary.txt, ...)". */
