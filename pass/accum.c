@@ -16,8 +16,6 @@
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
 #define GM_ACCUM_WORDS 6
-/* Accumulators per kernel (GM_ACCUM_WORDS registers each). */
-#define GM_ACCUM_MAX 16
 
 struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
 struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diag.h"
 #include "internal.h"
 
 /* Handlers of at most this many instructions (an empty one, a counter
@@ -60,6 +61,129 @@ static unsigned info_index(enum gm_ev ev)
     return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
 }
 
+/* Register accumulators f asks for (gm_accum__ calls). */
+static unsigned accum_calls(LLVMValueRef f)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            n += gm_prefixed_callee(in, "gm_accum__") != NULL;
+    return n;
+}
+
+/* The events whose calls site r gets, as bits (1 << GM_EV_*). */
+static unsigned site_events(const struct gm_site_rec *r)
+{
+    if (r->kind == GM_SK_MEM)
+        return (r->s.when & GM_WHEN_BEFORE ? 1u << GM_EV_BMEM : 0) |
+               (r->s.when & GM_WHEN_AFTER ? 1u << GM_EV_ALOAD : 0);
+    return r->kind == GM_SK_BRANCH ? 1u << GM_EV_BRANCH : 0;
+}
+
+/* Whether ev's handlers are inlined at every site of a kernel, whatever
+ * the budget. */
+static int always_inline(const struct gm_ool *o, enum gm_ev ev, int kernel)
+{
+    return o->cost[ev] <= GM_OOL_TINY || (kernel && o->block[ev]);
+}
+
+/* A loop site of a kernel: what inlining it costs and gives. */
+struct cand { size_t site; unsigned cost, acc; };
+
+/* Instructions and accumulators that inlining site r's budgeted events takes. */
+static struct cand site_cost(const struct gm_ool *o, size_t i)
+{
+    struct cand c = {i, 0, 0};
+    unsigned evs = site_events(&o->sites->v[i]);
+    for (int ev = 0; ev < GM_EV_N; ev++)
+        if ((evs >> ev & 1) && !always_inline(o, (enum gm_ev)ev, 1))
+            c.cost += o->cost[ev], c.acc += o->accum[ev];
+    return c;
+}
+
+/* Loop depth (plan_depth) and loop step (GM_OOL_STEP) of the loop sites
+ * of f among [i0, i1). */
+static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_blocks *g)
+{
+    LLVMBasicBlockRef *bb = calloc(i1 - i0 + 1, sizeof *bb);
+    unsigned *d = calloc(i1 - i0 + 1, sizeof *d);
+    if (!bb || !d)
+        abort();
+    for (size_t i = i0; i < i1; i++)
+        bb[i - i0] = LLVMGetInstructionParent(o->sites->v[i].inst);
+    gm_loop_depths(f, bb, i1 - i0, d);
+    for (size_t i = i0; i < i1; i++) {
+        const struct gm_site_rec *r = &o->sites->v[i];
+        if (!(o->plan[i] & GM_OOL_LOOP))
+            continue;
+        /* a cycle LoopInfo does not call a loop (irreducible) is depth 1 */
+        o->depth[i] = d[i - i0] ? (d[i - i0] < 255 ? (unsigned char)d[i - i0] : 255) : 1;
+        if (r->kind == GM_SK_MEM && gm_loopinv_has_step(r->inst, r->ptr, g))
+            o->plan[i] |= GM_OOL_STEP;
+    }
+    free(bb);
+    free(d);
+}
+
+/* The sites of kernel f, [i0, i1), inlined within the budget: in program order. */
+static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
+{
+    struct gm_blocks g;
+    gm_cfg_blocks_init(&g, f);
+    unsigned long long budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
+    struct cand *c = calloc(i1 - i0 + 1, sizeof *c);
+    if (!c)
+        abort();
+    size_t nc = 0, nloop = 0;
+    for (size_t i = i0; i < i1; i++) {
+        o->plan[i] |= GM_OOL_KERNEL;
+        if (!gm_on_cycle(&g, LLVMGetInstructionParent(o->sites->v[i].inst)))
+            continue;
+        nloop++;
+        o->plan[i] |= GM_OOL_LOOP;
+        struct cand x = site_cost(o, i);
+        if (x.cost)
+            c[nc++] = x;
+    }
+    traits(o, f, i0, i1, &g);
+    if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
+        budget = GM_OOL_MIN_HOT * o->maxcost;
+    unsigned long long spent = 0;
+    unsigned acc = 0;
+    for (size_t k = 0; k < nc; k++) {
+        if (spent + c[k].cost > budget)
+            continue;
+        spent += c[k].cost;
+        acc += c[k].acc;
+        o->plan[c[k].site] |= GM_OOL_HOT;
+    }
+    if (gm_diag(GM_DIAG_SITES))
+        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc);
+    free(c);
+    gm_cfg_blocks_free(&g);
+}
+
+/* Decides for every site, before any call is inserted, whether its
+ * handlers are inlined (sites come grouped by function). */
+static void plan(struct gm_ool *o)
+{
+    size_t n = o->sites ? o->sites->n : 0;
+    o->plan = calloc(n + 1, 1);
+    o->depth = calloc(n + 1, 1);
+    if (!o->plan || !o->depth)
+        abort();
+    for (size_t i0 = 0, i1; i0 < n; i0 = i1) {
+        LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInstructionParent(o->sites->v[i0].inst));
+        for (i1 = i0 + 1; i1 < n; i1++)
+            if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(o->sites->v[i1].inst)) != f)
+                break;
+        if (gm_is_kernel(o->m, f) && o->growth_pct >= 0) {
+            gm_note_function(f);
+            plan_kernel(o, f, i0, i1);
+        }
+    }
+}
+
 void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct)
 {
@@ -74,67 +198,30 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
             LLVMValueRef f = LLVMGetNamedFunction(m, h->fn[ev][i]);
             o->cost[ev] += count_insts(f);
             o->block[ev] |= calls_block_stub(f);
+            o->accum[ev] += accum_calls(f);
             o->infomask[ev] |= info_index(ev) ? gm_demanded_arg_bits(f, info_index(ev)) : ~0ull;
         }
     for (int ev = 0; ev < GM_EV_N; ev++)
         if (o->cost[ev] > o->maxcost)
             o->maxcost = o->cost[ev];
-}
-
-static void leave_function(struct gm_ool *o)
-{
-    if (o->fn)
-        gm_cfg_blocks_free(&o->blocks);
-    o->fn = NULL;
+    plan(o);
 }
 
 void gm_ool_free(struct gm_ool *o)
 {
-    leave_function(o);
+    free(o->plan);
+    free(o->depth);
     free(o->wrap);
+    o->plan = o->depth = NULL;
     o->wrap = NULL;
     o->nwrap = 0;
 }
 
-/* Sites of f in blocks on a cycle. */
-static size_t loop_sites(struct gm_ool *o, LLVMValueRef f)
+int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site)
 {
-    size_t n = 0;
-    for (size_t i = 0; o->sites && i < o->sites->n; i++) {
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(o->sites->v[i].inst);
-        n += LLVMGetBasicBlockParent(bb) == f && gm_on_cycle(&o->blocks, bb);
-    }
-    return n;
-}
-
-/* Switches the per-function state to f (sites come grouped by function). */
-static void enter_function(struct gm_ool *o, LLVMValueRef f)
-{
-    if (o->fn == f)
-        return;
-    leave_function(o);
-    o->fn = f;
-    o->kernel = gm_is_kernel(o->m, f);
-    o->budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
-    o->spent = 0;
-    gm_cfg_blocks_init(&o->blocks, f);
-    if (o->growth_pct && o->budget < GM_OOL_MIN_HOT * o->maxcost &&
-        loop_sites(o, f) <= GM_OOL_MIN_HOT)
-        o->budget = GM_OOL_MIN_HOT * o->maxcost;
-}
-
-int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst)
-{
-    if (o->growth_pct < 0)
+    if (o->growth_pct < 0 || always_inline(o, ev, o->plan[site] & GM_OOL_KERNEL))
         return 1;
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-    enter_function(o, LLVMGetBasicBlockParent(bb));
-    if (o->cost[ev] <= GM_OOL_TINY || (o->kernel && o->block[ev]))
-        return 1;
-    if (!o->kernel || o->spent + o->cost[ev] > o->budget || !gm_on_cycle(&o->blocks, bb))
-        return 0;
-    o->spent += o->cost[ev];
-    return 1;
+    return (o->plan[site] & GM_OOL_HOT) != 0;
 }
 
 /* A site's argument i is baked into the wrapper when it is the info word
