@@ -7,7 +7,11 @@
  * growth budget lasts: the instructions of the handlers inlined at all its
  * hot sites at most -gm-inline-growth percent of the function's own
  * instructions, or all its loop sites in a small kernel with at most
- * GM_OOL_MIN_HOT of them (-gm-inline-all: every site inlined). Tiny handlers (no
+ * GM_OOL_MIN_HOT of them (-gm-inline-all: every site inlined), and while
+ * its register accumulators last (GM_ACCUM_MAX). The plan is made for all
+ * sites before any call is inserted; the budget goes to a kernel's loop
+ * sites best ranked first (cmp_cand: deepest loop, loop steps, branches).
+ * Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
@@ -18,7 +22,8 @@
  * as when inlined, and so are their registers; the site id and run-time
  * values are its parameters. Counts
  * are the same either way: the handlers receive the same arguments.
- * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c.
+ * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c,
+ * loopinv.c (gm_loopinv_has_step), loops.cpp, oolstats.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,13 +92,13 @@ static int always_inline(const struct gm_ool *o, enum gm_ev ev, int kernel)
     return o->cost[ev] <= GM_OOL_TINY || (kernel && o->block[ev]);
 }
 
-/* A loop site of a kernel: what inlining it costs and gives. */
-struct cand { size_t site; unsigned cost, acc; };
+/* A loop site of a kernel: what inlining it costs, and its rank. */
+struct cand { size_t site; unsigned cost, acc, depth, class; };
 
 /* Instructions and accumulators that inlining site r's budgeted events takes. */
 static struct cand site_cost(const struct gm_ool *o, size_t i)
 {
-    struct cand c = {i, 0, 0};
+    struct cand c = {.site = i};
     unsigned evs = site_events(&o->sites->v[i]);
     for (int ev = 0; ev < GM_EV_N; ev++)
         if ((evs >> ev & 1) && !always_inline(o, (enum gm_ev)ev, 1))
@@ -125,7 +130,33 @@ static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struc
     free(d);
 }
 
-/* The sites of kernel f, [i0, i1), inlined within the budget: in program order. */
+/* What an inlined site saves per execution, best first: a memory site
+ * with a loop step (its handler's fast path: one vote and an increment),
+ * a branch (a run of equal executions in registers), other memory sites
+ * (the full analysis still runs; only the counter update is saved). */
+static unsigned site_class(const struct gm_ool *o, size_t i)
+{
+    if (o->plan[i] & GM_OOL_STEP)
+        return 0;
+    return o->sites->v[i].kind == GM_SK_BRANCH ? 1 : 2;
+}
+
+/* Deeper loops first (they run more often), then by class, then in
+ * program order. */
+static int cmp_cand(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth > y->depth ? -1 : 1;
+    if (x->class != y->class)
+        return x->class < y->class ? -1 : 1;
+    return (x->site > y->site) - (x->site < y->site);
+}
+
+/* The loop sites of kernel f, [i0, i1), whose handlers are inlined: best
+ * ranked first (cmp_cand) while the budget and the kernel's accumulators
+ * (GM_ACCUM_MAX, accum.c) last; a site that does not fit is skipped and
+ * a later, smaller one may still fit. */
 static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
 {
     struct gm_blocks g;
@@ -141,17 +172,21 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
             continue;
         nloop++;
         o->plan[i] |= GM_OOL_LOOP;
-        struct cand x = site_cost(o, i);
-        if (x.cost)
-            c[nc++] = x;
     }
     traits(o, f, i0, i1, &g);
+    for (size_t i = i0; i < i1; i++) {
+        struct cand x = site_cost(o, i);
+        x.depth = o->depth[i], x.class = site_class(o, i);
+        if ((o->plan[i] & GM_OOL_LOOP) && x.cost)
+            c[nc++] = x;
+    }
+    qsort(c, nc, sizeof *c, cmp_cand);
     if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
         budget = GM_OOL_MIN_HOT * o->maxcost;
     unsigned long long spent = 0;
     unsigned acc = 0;
     for (size_t k = 0; k < nc; k++) {
-        if (spent + c[k].cost > budget)
+        if (spent + c[k].cost > budget || acc + c[k].acc > GM_ACCUM_MAX)
             continue;
         spent += c[k].cost;
         acc += c[k].acc;
