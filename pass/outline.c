@@ -66,14 +66,19 @@ static unsigned info_index(enum gm_ev ev)
     return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
 }
 
-/* Register accumulators f asks for (gm_accum__ calls). */
-static unsigned accum_calls(LLVMValueRef f)
+/* Adds the accumulator stubs (gm_accum__NAME) f calls to ev's list, each
+ * once. */
+static void note_accum_stubs(struct gm_ool *o, enum gm_ev ev, LLVMValueRef f)
 {
-    unsigned n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-            n += gm_prefixed_callee(in, "gm_accum__") != NULL;
-    return n;
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = gm_prefixed_callee(in, "gm_accum__");
+            unsigned k = 0;
+            while (c && k < o->accum[ev] && o->accfn[ev][k] != c)
+                k++;
+            if (c && k == o->accum[ev] && k < GM_OOL_ACCS)
+                o->accfn[ev][o->accum[ev]++] = c;
+        }
 }
 
 /* The events whose calls site r gets, as bits (1 << GM_EV_*). */
@@ -184,7 +189,7 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
     if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
         budget = GM_OOL_MIN_HOT * o->maxcost;
     unsigned long long spent = 0;
-    unsigned acc = 0;
+    unsigned acc = 0, lacc = 0;
     for (size_t k = 0; k < nc; k++) {
         if (spent + c[k].cost > budget || acc + c[k].acc > GM_ACCUM_MAX)
             continue;
@@ -192,8 +197,20 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
         acc += c[k].acc;
         o->plan[c[k].site] |= GM_OOL_HOT;
     }
+    /* the rest of the step sites and branches get accumulators in local
+     * memory (their copies' calls then skip the counter update, and a
+     * step site the analysis); other memory sites would still run the
+     * analysis at every execution and flush whenever the key changes
+     * (histogram's data-dependent bins), for larger copies */
+    for (size_t k = 0; k < nc; k++) {
+        if ((o->plan[c[k].site] & GM_OOL_HOT) || !c[k].acc || c[k].class > 1 ||
+            lacc + c[k].acc > GM_ACCUM_LOCAL_MAX)
+            continue;
+        lacc += c[k].acc;
+        o->plan[c[k].site] |= GM_OOL_LACC;
+    }
     if (gm_diag(GM_DIAG_SITES))
-        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc);
+        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc, lacc);
     free(c);
     gm_cfg_blocks_free(&g);
 }
@@ -233,7 +250,7 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
             LLVMValueRef f = LLVMGetNamedFunction(m, h->fn[ev][i]);
             o->cost[ev] += count_insts(f);
             o->block[ev] |= calls_block_stub(f);
-            o->accum[ev] += accum_calls(f);
+            note_accum_stubs(o, (enum gm_ev)ev, f);
             o->infomask[ev] |= info_index(ev) ? gm_demanded_arg_bits(f, info_index(ev)) : ~0ull;
         }
     for (int ev = 0; ev < GM_EV_N; ev++)
@@ -282,11 +299,12 @@ static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValue
     return LLVMConstInt(LLVMTypeOf(args[i]), v, 0);
 }
 
-static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
+                                 int acc)
 {
     for (size_t i = 0; i < o->nwrap; i++) {
         struct gm_ool_wrap *w = &o->wrap[i];
-        int same = w->ev == ev;
+        int same = w->ev == ev && w->acc == acc;
         for (unsigned k = 1; same && k < n; k++)
             same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
@@ -295,22 +313,40 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     return NULL;
 }
 
-static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+/* A wrapper for sites with accumulators (acc) takes, last, per
+ * accumulator stub of the event a pointer (string attribute
+ * GM_ACC_PARAM_ATTR = the stub's name; clang discards value names) and an
+ * index: the kernel's array of accumulators in local memory and the
+ * site's element (accum.c), a constant at each call, so the kernel keeps
+ * one pointer live, not one per site. accum.c puts the element in place
+ * of the stub's calls in the inlined handlers. */
+static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
+                                 int acc)
 {
     static const char *const names[GM_EV_N] = {"before_mem", "after_load", "before_branch",
                                                "kernel_entry", "kernel_exit"};
-    LLVMTypeRef p[4];
-    unsigned np = 0;
+    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    LLVMTypeRef p[4 + 2 * GM_OOL_ACCS];
+    unsigned np = 0, na = acc ? o->accum[ev] : 0;
     for (unsigned i = 0; i < n; i++)
         if (!baked(ev, args, i))
             p[np++] = LLVMTypeOf(args[i]);
-    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    for (unsigned k = 0; k < na; k++) {
+        p[np + 2 * k] = LLVMGetReturnType(LLVMGlobalGetValueType(o->accfn[ev][k]));
+        p[np + 2 * k + 1] = LLVMInt32TypeInContext(ctx);
+    }
     char name[96];
     snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%zu", names[ev], o->nwrap);
-    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0));
+    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np + 2 * na, 0));
     LLVMSetLinkage(w, LLVMInternalLinkage);
     unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    for (unsigned k = 0; k < na; k++) {
+        size_t len = 0;
+        const char *stub = LLVMGetValueName2(o->accfn[ev][k], &len);
+        LLVMAddAttributeAtIndex(w, np + 2 * k + 1, LLVMCreateStringAttribute(ctx, GM_ACC_PARAM_ATTR,
+                                (unsigned)strlen(GM_ACC_PARAM_ATTR), stub, (unsigned)len));
+    }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
@@ -324,22 +360,31 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
         abort();
     struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
     memset(r, 0, sizeof *r);
-    r->ev = ev, r->fn = w;
+    r->ev = ev, r->fn = w, r->acc = acc;
     for (unsigned i = 1; i < n; i++)
         r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
     return w;
 }
 
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs)
+                         unsigned nargs, uint32_t site)
 {
-    LLVMValueRef w = find_wrapper(o, ev, args, nargs);
+    int acc = o->accum[ev] && (o->plan[site] & GM_OOL_LACC);
+    LLVMValueRef w = find_wrapper(o, ev, args, nargs, acc);
     if (!w)
-        w = make_wrapper(o, ev, args, nargs);
-    LLVMValueRef a[4];
+        w = make_wrapper(o, ev, args, nargs, acc);
+    LLVMValueRef a[4 + 2 * GM_OOL_ACCS];
     unsigned k = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (!baked(ev, args, i))
             a[k++] = args[i];
+    /* the site's accumulators: stub calls that accum.c lowers in the
+     * kernel to the local array and the element's index */
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(o->m));
+    for (unsigned j = 0; acc && j < o->accum[ev]; j++) {
+        LLVMValueRef stub = o->accfn[ev][j];
+        a[k++] = LLVMBuildCall2(b, LLVMGlobalGetValueType(stub), stub, &args[0], 1, "gm.ool.acc");
+        a[k++] = LLVMConstInt(i32, 0, 0);
+    }
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
 }
