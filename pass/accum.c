@@ -16,11 +16,15 @@
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
 #define GM_ACCUM_WORDS 6
-/* Accumulators per kernel (GM_ACCUM_WORDS registers each). */
-#define GM_ACCUM_MAX 16
 
-struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
-struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
+struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; int index; };
+/* A kernel's accumulators: in registers (nreg), and in local memory
+ * (nlocal of lcap: elements of one array lbase, for out-of-line copies). */
+struct gm_kacc {
+    struct gm_acc v[GM_ACCUM_MAX + GM_ACCUM_LOCAL_MAX];
+    int n, nreg, nlocal, lcap;
+    LLVMValueRef lbase;
+};
 
 
 static int cmp_ptr(const void *a, const void *b)
@@ -105,31 +109,65 @@ static LLVMValueRef accum_callee(LLVMValueRef in)
     return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
 }
 
-/* The accumulator of (flush, site) in kernel k, made on first use. */
-static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
-                             LLVMValueRef flush, unsigned long long site)
+/* The position after the allocas of f's entry block. */
+static void after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
 {
-    for (int i = 0; i < k->n; i++)
-        if (k->v[i].flush == flush && k->v[i].site == site)
-            return k->v[i].slot;
-    if (k->n == GM_ACCUM_MAX)
-        return NULL;
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-    LLVMSetCurrentDebugLocation2(b, NULL);
-    LLVMValueRef a = LLVMBuildAlloca(b, ty, "gm.acc");
-    /* the zeroing store goes after every alloca of the entry block, so
-     * code later inserted at the entry (block init) keeps all
-     * accumulators' allocas together there, where SROA promotes them */
     LLVMValueRef at = LLVMGetFirstInstruction(entry);
     while (at && LLVMIsAAllocaInst(at))
         at = LLVMGetNextInstruction(at);
     if (at) LLVMPositionBuilderBefore(b, at);
     else LLVMPositionBuilderAtEnd(b, entry);
+}
+
+/* Element i of the kernel's array of accumulators in local memory (made
+ * on first use, k->lcap elements). */
+static LLVMValueRef local_slot(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMTypeRef ty,
+                               int i)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMTypeRef aty = LLVMArrayType2(ty, (uint64_t)k->lcap);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+    if (!k->lbase) {
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        LLVMSetCurrentDebugLocation2(b, NULL);
+        k->lbase = LLVMBuildAlloca(b, aty, "gm.lacc");
+    }
+    after_allocas(b, entry);
+    LLVMSetCurrentDebugLocation2(b, NULL);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)i, 0)};
+    return LLVMBuildInBoundsGEP2(b, aty, k->lbase, idx, 2, "gm.lacc.slot");
+}
+
+/* The accumulator of (flush, site) in kernel k, made on first use; local:
+ * one passed to an out-of-line copy (an element of k->lbase). */
+static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
+                             LLVMValueRef flush, unsigned long long site, int local)
+{
+    for (int i = 0; i < k->n; i++)
+        if (k->v[i].flush == flush && k->v[i].site == site)
+            return k->v[i].slot;
+    int *used = local ? &k->nlocal : &k->nreg;
+    if (*used == (local ? k->lcap : GM_ACCUM_MAX))
+        return NULL;
+    int index = (*used)++;
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+    LLVMValueRef a;
+    if (local) {
+        a = local_slot(k, b, f, ty, index);
+    } else {
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        LLVMSetCurrentDebugLocation2(b, NULL);
+        a = LLVMBuildAlloca(b, ty, "gm.acc");
+        /* the zeroing store goes after every alloca of the entry block, so
+         * code later inserted at the entry (block init) keeps all
+         * accumulators' allocas together there, where SROA promotes them */
+        after_allocas(b, entry);
+    }
     LLVMBuildStore(b, LLVMConstNull(ty), a);
-    k->v[k->n++] = (struct gm_acc){flush, a, site};
+    k->v[k->n++] = (struct gm_acc){flush, a, site, index};
     return a;
 }
 
@@ -164,22 +202,110 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
 }
 
-/* Replaces one gm_accum__ call: an accumulator or NULL. */
+/* Whether every use of call is an argument of an out-of-line copy. */
+static int passed_to_copy(LLVMValueRef call)
+{
+    LLVMUseRef u = LLVMGetFirstUse(call);
+    for (; u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef x = LLVMGetUser(u);
+        if (!gm_prefixed_callee(x, GM_OOL_PREFIX) || LLVMGetCalledValue(x) == call)
+            return 0;
+    }
+    return LLVMGetFirstUse(call) != NULL;
+}
+
+/* The parameter of an out-of-line copy f that carries the accumulators of
+ * stub callee (its GM_ACC_PARAM_ATTR names the stub, outline.c; the
+ * element's index is the next parameter), or -1. */
+static int copy_param(LLVMValueRef f, LLVMValueRef callee)
+{
+    size_t n = 0, fn = 0;
+    const char *name = LLVMGetValueName2(callee, &n);
+    if (!gm_starts_with(LLVMGetValueName2(f, &fn), GM_OOL_PREFIX))
+        return -1;
+    unsigned np = LLVMCountParams(f);
+    for (unsigned i = 0; i + 1 < np; i++) {
+        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, i + 1, GM_ACC_PARAM_ATTR,
+                                                           (unsigned)strlen(GM_ACC_PARAM_ATTR));
+        unsigned len = 0;
+        const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+        if (v && len == n && !memcmp(v, name, n))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* In an out-of-line copy: the stub's call becomes element (index
+ * parameter) of the array (pointer parameter) the kernel passed. */
+static void lower_in_copy(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int p)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
+    LLVMValueRef idx = LLVMGetParam(f, (unsigned)p + 1);
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef a = LLVMBuildGEP2(b, ty, LLVMGetParam(f, (unsigned)p), &idx, 1, "gm.acc");
+    LLVMReplaceAllUsesWith(call, a);
+    LLVMInstructionEraseFromParent(call);
+}
+
+/* In a kernel: the stub's call passed to out-of-line copies becomes the
+ * array of local accumulators and the slot's index there (pointer and
+ * index arguments), or a null pointer (no slot). */
+static void pass_local(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(call)));
+    int index = 0;
+    for (int i = 0; i < k->n; i++)
+        if (k->v[i].slot == slot)
+            index = k->v[i].index;
+    LLVMUseRef u;
+    while ((u = LLVMGetFirstUse(call))) {
+        LLVMValueRef x = LLVMGetUser(u);
+        unsigned j = 0;
+        while (LLVMGetOperand(x, j) != call)
+            j++;
+        LLVMSetOperand(x, j, slot ? k->lbase : LLVMConstPointerNull(LLVMTypeOf(call)));
+        LLVMSetOperand(x, j + 1, LLVMConstInt(i32, (unsigned)index, 0));
+    }
+    LLVMInstructionEraseFromParent(call);
+}
+
+/* Replaces one gm_accum__ call: an accumulator, the one an out-of-line
+ * copy was passed, or NULL. */
 static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
                        LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
+    int p = kernel ? -1 : copy_param(f, accum_callee(call)), local = kernel && passed_to_copy(call);
+    if (p >= 0) {
+        lower_in_copy(b, f, call, p);
+        return;
+    }
     if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
         int n0 = k->n;
-        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
+        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site), local);
         if (slot && k->n > n0)
             step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
+    }
+    if (local) {
+        pass_local(k, call, slot);
+        return;
     }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
+}
+
+/* Local accumulators f can need: its stub calls passed to copies, at
+ * most GM_ACCUM_LOCAL_MAX. */
+static int local_cap(LLVMValueRef *calls, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n && c < GM_ACCUM_LOCAL_MAX; i++)
+        c += passed_to_copy(calls[i]);
+    return c;
 }
 
 /* Before each ret of f: flush every accumulator. */
@@ -214,6 +340,7 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
+        k.lcap = kernel ? local_cap(calls, n) : 0;
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);

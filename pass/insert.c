@@ -101,16 +101,16 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 /* The calls of a site: the handlers inlined later (a hot site, outline.c)
  * or one call of the event's out-of-line wrapper, which reconverges the
  * same way inside. */
-static void call_all(struct gm_ins *x, enum gm_ev ev, LLVMValueRef inst, LLVMValueRef *args,
+static void call_all(struct gm_ins *x, enum gm_ev ev, uint32_t site, LLVMValueRef *args,
                      unsigned nargs)
 {
     if (x->h->nfn[ev] == 0) return;
     if (any_may_diverge(x, ev)) note_div(x, LLVMGetInsertBlock(x->b));
-    if (gm_ool_hot(&x->ool, ev, inst)) {
+    if (gm_ool_hot(&x->ool, ev, site)) {
         gm_call_handlers(x, x->b, ev, args, nargs);
         return;
     }
-    gm_ool_call(&x->ool, x->b, ev, args, nargs);
+    gm_ool_call(&x->ool, x->b, ev, args, nargs, site);
 }
 
 /*
@@ -266,14 +266,14 @@ static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id
         LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                 i32c(x, r->s.info),
                                 r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
-        call_all(x, GM_EV_BMEM, in, args, 4);
+        call_all(x, GM_EV_BMEM, id, args, 4);
     }
     if (r->s.when & GM_WHEN_AFTER) {
         LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(in));
         set_loc(x, in);
         LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                 i32c(x, r->s.info), gm_to_i64(x->b, in, x->td)};
-        call_all(x, GM_EV_ALOAD, in, args, 4);
+        call_all(x, GM_EV_ALOAD, id, args, 4);
     }
 }
 
@@ -305,10 +305,10 @@ static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t i
     set_loc(x, r->inst);
     if (r->kind == GM_SK_BRANCH) {
         LLVMValueRef args[3] = {i32c(x, id), i32c(x, r->s.info), branch_dir(x, r->inst)};
-        call_all(x, GM_EV_BRANCH, r->inst, args, 3);
+        call_all(x, GM_EV_BRANCH, id, args, 3);
     } else {
         LLVMValueRef args[1] = {i32c(x, id)};
-        call_all(x, r->kind == GM_SK_ENTRY ? GM_EV_ENTRY : GM_EV_EXIT, r->inst, args, 1);
+        call_all(x, r->kind == GM_SK_ENTRY ? GM_EV_ENTRY : GM_EV_EXIT, id, args, 1);
     }
 }
 

@@ -75,6 +75,9 @@ int gm_accum_is_late(LLVMValueRef f);
 struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
                      struct gm_blocks *g);
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g);
+/* Loop nesting depth of each of n blocks of f (loops.cpp, LLVM's LoopInfo). */
+void gm_loop_depths(LLVMValueRef f, const LLVMBasicBlockRef *bb, size_t n, unsigned *depth);
 void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f);
 void gm_cfg_blocks_free(struct gm_blocks *g);
 int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b);   /* b lies in a loop */
@@ -125,6 +128,19 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 
 /* Inlined or out-of-line handlers per site (outline.c). */
 #define GM_OOL_PREFIX "gm_ool__"
+/* Accumulators per kernel (GM_ACCUM_WORDS registers each; accum.c), and
+ * accumulators in local memory per kernel for loop sites that call their
+ * out-of-line copy (GM_ACCUM_WORDS words of stack each). */
+#define GM_ACCUM_MAX 16
+#define GM_ACCUM_LOCAL_MAX 32
+/* Accumulator stubs per event that out-of-line copies pass on; the
+ * parameter attribute naming the stub whose accumulator one carries. */
+#define GM_OOL_ACCS 4
+#define GM_ACC_PARAM_ATTR "gm-accum"
+/* Bits of a site's plan (outline.c): in a kernel, on a CFG cycle, its
+ * address has a loop step (loopinv.c), its budgeted handlers inlined, its
+ * out-of-line call passes accumulators in local memory. */
+enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8, GM_OOL_LACC = 16 };
 struct gm_ool {
     LLVMModuleRef m;
     const struct gm_handlers *h;
@@ -132,21 +148,25 @@ struct gm_ool {
     struct gm_ins *ins;
     int growth_pct;                   /* -gm-inline-growth */
     unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
+    unsigned accum[GM_EV_N];          /* accumulator stubs they call ... */
+    LLVMValueRef accfn[GM_EV_N][GM_OOL_ACCS];   /* ... gm_accum__NAME */
     int block[GM_EV_N];               /* they use block accumulators */
     uint64_t infomask[GM_EV_N];       /* info word bits they read (infobits.c) */
-    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; int acc; } *wrap;
     size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
-    LLVMValueRef fn;                  /* function of the current site */
-    int kernel;
-    unsigned long long budget, spent;
-    struct gm_blocks blocks;
+    unsigned char *plan;              /* per site: GM_OOL_* bits */
+    unsigned char *depth;             /* per loop site: loop nesting depth (>= 1) */
 };
 void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct);
 void gm_ool_free(struct gm_ool *o);
-int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst);
+int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs);
+                         unsigned nargs, uint32_t site);
+/* -gm-diag-sites: one line to stderr about kernel f's loop sites (oolstats.c). */
+void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
+                       unsigned long long spent, unsigned long long budget, unsigned acc,
+                       unsigned lacc);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */

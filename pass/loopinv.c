@@ -31,6 +31,7 @@ struct li {
     LLVMTargetDataRef td;
     LLVMTypeRef i64;
     int depth, cyc;
+    int dry;           /* only whether there is a step: nothing built */
 };
 
 static int in_body(const struct li *L, LLVMBasicBlockRef bb)
@@ -145,7 +146,7 @@ static LLVMValueRef to64(struct li *L, LLVMValueRef v, int need)
     LLVMTypeRef t = LLVMTypeOf(v);
     if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 64 || !uniform(v, 0))
         return NULL;
-    if (LLVMGetIntTypeWidth(t) == 64)
+    if (LLVMGetIntTypeWidth(t) == 64 || L->dry)
         return v;
     return need == 2 ? LLVMBuildZExt(L->b, v, L->i64, "") : LLVMBuildSExt(L->b, v, L->i64, "");
 }
@@ -162,6 +163,8 @@ static LLVMValueRef bin(struct li *L, LLVMOpcode op, LLVMValueRef a, LLVMValueRe
 {
     if (!a || !b)
         return NULL;
+    if (L->dry)
+        return a;
     return op == LLVMAdd ? LLVMBuildAdd(L->b, a, b, "") : op == LLVMSub ? LLVMBuildSub(L->b, a, b, "")
          : op == LLVMMul ? LLVMBuildMul(L->b, a, b, "") : LLVMBuildShl(L->b, a, b, "");
 }
@@ -328,32 +331,68 @@ static int store_known_at_entry(LLVMBuilderRef b, LLVMValueRef slot)
     return 0;
 }
 
+/* D of the site (memory instruction inst, address ptr) for the first loop
+ * of a phi in its address where it is affine, built before that loop's
+ * preheader terminator (nothing built if L->dry); NULL if none. */
+static LLVMValueRef site_delta(struct li *L, LLVMValueRef inst, LLVMValueRef ptr)
+{
+    LLVMValueRef phis[GM_LI_PHIS];
+    int nphi = 0;
+    find_phis(ptr, 0, phis, &nphi);
+    LLVMValueRef d = NULL;
+    for (int i = 0; i < nphi && !d; i++) {
+        if (!loop_of(L, phis[i]) || !once_per_iteration(L, LLVMGetInstructionParent(inst)))
+            continue;
+        if (!L->dry) {
+            LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(L->pre));
+            LLVMSetCurrentDebugLocation2(L->b, NULL);
+        }
+        d = delta(L, ptr, 0);
+    }
+    return d;
+}
+
+static int eligible(LLVMValueRef inst, LLVMValueRef ptr)
+{
+    return !gm_diag(GM_DIAG_NO_LOOPINV) && inst && ptr &&
+           LLVMGetTypeKind(LLVMTypeOf(ptr)) == LLVMPointerTypeKind;
+}
+
+static struct li li_for(LLVMBuilderRef b, LLVMValueRef inst, int dry)
+{
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)));
+    return (struct li){.b = b, .td = LLVMGetModuleDataLayout(m),
+                       .i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m)), .dry = dry};
+}
+
+/* 1 if gm_loopinv_store would store a step for the site: its address is
+ * fixed or steps by an invariant D per iteration (builds nothing). */
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g)
+{
+    if (!eligible(inst, ptr))
+        return 0;
+    if (fixed_address(g, ptr))
+        return 1;
+    struct li L = li_for(NULL, inst, 1);
+    int r = site_delta(&L, inst, ptr) != NULL;
+    free(L.body);
+    return r;
+}
+
 /* 1 and the preheader stores if the site (memory instruction inst, address
  * ptr) steps by an invariant D per iteration, or 1 and the entry store if
  * its address is fixed; 0 otherwise (nothing built). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
                      struct gm_blocks *g)
 {
-    if (gm_diag(GM_DIAG_NO_LOOPINV) || !inst || !ptr || LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
+    if (!eligible(inst, ptr))
         return 0;
     if (fixed_address(g, ptr))
         return store_known_at_entry(b, slot);
-    LLVMValueRef phis[GM_LI_PHIS];
-    int nphi = 0;
-    find_phis(ptr, 0, phis, &nphi);
-    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)));
-    struct li L = {.b = b, .td = LLVMGetModuleDataLayout(m),
-                   .i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m))};
-    LLVMValueRef d = NULL;
-    for (int i = 0; i < nphi && !d; i++) {
-        if (!loop_of(&L, phis[i]) || !once_per_iteration(&L, LLVMGetInstructionParent(inst)))
-            continue;
-        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(L.pre));
-        LLVMSetCurrentDebugLocation2(b, NULL);
-        d = delta(&L, ptr, 0);
-    }
+    struct li L = li_for(b, inst, 0);
+    LLVMValueRef d = site_delta(&L, inst, ptr);
     if (d) {
-        LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(slot)));
         store_word(b, slot, GM_ACCUM_STEP_D, LLVMBuildTrunc(b, d, i32, ""));
         store_word(b, slot, GM_ACCUM_STEP_D + 1, LLVMBuildTrunc(b, LLVMBuildLShr(b, d, c64(&L, 32), ""), i32, ""));
         store_word(b, slot, GM_ACCUM_STEP_RUN, LLVMConstInt(i32, 0, 0));

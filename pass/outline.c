@@ -7,7 +7,11 @@
  * growth budget lasts: the instructions of the handlers inlined at all its
  * hot sites at most -gm-inline-growth percent of the function's own
  * instructions, or all its loop sites in a small kernel with at most
- * GM_OOL_MIN_HOT of them (-gm-inline-all: every site inlined). Tiny handlers (no
+ * GM_OOL_MIN_HOT of them (-gm-inline-all: every site inlined), and while
+ * its register accumulators last (GM_ACCUM_MAX). The plan is made for all
+ * sites before any call is inserted; the budget goes to a kernel's loop
+ * sites best ranked first (cmp_cand: deepest loop, loop steps, branches).
+ * Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
@@ -18,11 +22,13 @@
  * as when inlined, and so are their registers; the site id and run-time
  * values are its parameters. Counts
  * are the same either way: the handlers receive the same arguments.
- * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c.
+ * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c,
+ * loopinv.c (gm_loopinv_has_step), loops.cpp, oolstats.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diag.h"
 #include "internal.h"
 
 /* Handlers of at most this many instructions (an empty one, a counter
@@ -60,6 +66,176 @@ static unsigned info_index(enum gm_ev ev)
     return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
 }
 
+/* Adds the accumulator stubs (gm_accum__NAME) f calls to ev's list, each
+ * once. */
+static void note_accum_stubs(struct gm_ool *o, enum gm_ev ev, LLVMValueRef f)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = gm_prefixed_callee(in, "gm_accum__");
+            unsigned k = 0;
+            while (c && k < o->accum[ev] && o->accfn[ev][k] != c)
+                k++;
+            if (c && k == o->accum[ev] && k < GM_OOL_ACCS)
+                o->accfn[ev][o->accum[ev]++] = c;
+        }
+}
+
+/* The events whose calls site r gets, as bits (1 << GM_EV_*). */
+static unsigned site_events(const struct gm_site_rec *r)
+{
+    if (r->kind == GM_SK_MEM)
+        return (r->s.when & GM_WHEN_BEFORE ? 1u << GM_EV_BMEM : 0) |
+               (r->s.when & GM_WHEN_AFTER ? 1u << GM_EV_ALOAD : 0);
+    return r->kind == GM_SK_BRANCH ? 1u << GM_EV_BRANCH : 0;
+}
+
+/* Whether ev's handlers are inlined at every site of a kernel, whatever
+ * the budget. */
+static int always_inline(const struct gm_ool *o, enum gm_ev ev, int kernel)
+{
+    return o->cost[ev] <= GM_OOL_TINY || (kernel && o->block[ev]);
+}
+
+/* A loop site of a kernel: what inlining it costs, and its rank. */
+struct cand { size_t site; unsigned cost, acc, depth, class; };
+
+/* Instructions and accumulators that inlining site r's budgeted events takes. */
+static struct cand site_cost(const struct gm_ool *o, size_t i)
+{
+    struct cand c = {.site = i};
+    unsigned evs = site_events(&o->sites->v[i]);
+    for (int ev = 0; ev < GM_EV_N; ev++)
+        if ((evs >> ev & 1) && !always_inline(o, (enum gm_ev)ev, 1))
+            c.cost += o->cost[ev], c.acc += o->accum[ev];
+    return c;
+}
+
+/* Loop depth (plan_depth) and loop step (GM_OOL_STEP) of the loop sites
+ * of f among [i0, i1). */
+static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_blocks *g)
+{
+    LLVMBasicBlockRef *bb = calloc(i1 - i0 + 1, sizeof *bb);
+    unsigned *d = calloc(i1 - i0 + 1, sizeof *d);
+    if (!bb || !d)
+        abort();
+    for (size_t i = i0; i < i1; i++)
+        bb[i - i0] = LLVMGetInstructionParent(o->sites->v[i].inst);
+    gm_loop_depths(f, bb, i1 - i0, d);
+    for (size_t i = i0; i < i1; i++) {
+        const struct gm_site_rec *r = &o->sites->v[i];
+        if (!(o->plan[i] & GM_OOL_LOOP))
+            continue;
+        /* a cycle LoopInfo does not call a loop (irreducible) is depth 1 */
+        o->depth[i] = d[i - i0] ? (d[i - i0] < 255 ? (unsigned char)d[i - i0] : 255) : 1;
+        if (r->kind == GM_SK_MEM && gm_loopinv_has_step(r->inst, r->ptr, g))
+            o->plan[i] |= GM_OOL_STEP;
+    }
+    free(bb);
+    free(d);
+}
+
+/* What an inlined site saves per execution, best first: a memory site
+ * with a loop step (its handler's fast path: one vote and an increment),
+ * a branch (a run of equal executions in registers), other memory sites
+ * (the full analysis still runs; only the counter update is saved). */
+static unsigned site_class(const struct gm_ool *o, size_t i)
+{
+    if (o->plan[i] & GM_OOL_STEP)
+        return 0;
+    return o->sites->v[i].kind == GM_SK_BRANCH ? 1 : 2;
+}
+
+/* Deeper loops first (they run more often), then by class, then in
+ * program order. */
+static int cmp_cand(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth > y->depth ? -1 : 1;
+    if (x->class != y->class)
+        return x->class < y->class ? -1 : 1;
+    return (x->site > y->site) - (x->site < y->site);
+}
+
+/* The loop sites of kernel f, [i0, i1), whose handlers are inlined: best
+ * ranked first (cmp_cand) while the budget and the kernel's accumulators
+ * (GM_ACCUM_MAX, accum.c) last; a site that does not fit is skipped and
+ * a later, smaller one may still fit. */
+static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
+{
+    struct gm_blocks g;
+    gm_cfg_blocks_init(&g, f);
+    unsigned long long budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
+    struct cand *c = calloc(i1 - i0 + 1, sizeof *c);
+    if (!c)
+        abort();
+    size_t nc = 0, nloop = 0;
+    for (size_t i = i0; i < i1; i++) {
+        o->plan[i] |= GM_OOL_KERNEL;
+        if (!gm_on_cycle(&g, LLVMGetInstructionParent(o->sites->v[i].inst)))
+            continue;
+        nloop++;
+        o->plan[i] |= GM_OOL_LOOP;
+    }
+    traits(o, f, i0, i1, &g);
+    for (size_t i = i0; i < i1; i++) {
+        struct cand x = site_cost(o, i);
+        x.depth = o->depth[i], x.class = site_class(o, i);
+        if ((o->plan[i] & GM_OOL_LOOP) && x.cost)
+            c[nc++] = x;
+    }
+    qsort(c, nc, sizeof *c, cmp_cand);
+    if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
+        budget = GM_OOL_MIN_HOT * o->maxcost;
+    unsigned long long spent = 0;
+    unsigned acc = 0, lacc = 0;
+    for (size_t k = 0; k < nc; k++) {
+        if (spent + c[k].cost > budget || acc + c[k].acc > GM_ACCUM_MAX)
+            continue;
+        spent += c[k].cost;
+        acc += c[k].acc;
+        o->plan[c[k].site] |= GM_OOL_HOT;
+    }
+    /* the rest of the step sites and branches get accumulators in local
+     * memory (their copies' calls then skip the counter update, and a
+     * step site the analysis); other memory sites would still run the
+     * analysis at every execution and flush whenever the key changes
+     * (histogram's data-dependent bins), for larger copies */
+    for (size_t k = 0; k < nc; k++) {
+        if ((o->plan[c[k].site] & GM_OOL_HOT) || !c[k].acc || c[k].class > 1 ||
+            lacc + c[k].acc > GM_ACCUM_LOCAL_MAX)
+            continue;
+        lacc += c[k].acc;
+        o->plan[c[k].site] |= GM_OOL_LACC;
+    }
+    if (gm_diag(GM_DIAG_SITES))
+        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc, lacc);
+    free(c);
+    gm_cfg_blocks_free(&g);
+}
+
+/* Decides for every site, before any call is inserted, whether its
+ * handlers are inlined (sites come grouped by function). */
+static void plan(struct gm_ool *o)
+{
+    size_t n = o->sites ? o->sites->n : 0;
+    o->plan = calloc(n + 1, 1);
+    o->depth = calloc(n + 1, 1);
+    if (!o->plan || !o->depth)
+        abort();
+    for (size_t i0 = 0, i1; i0 < n; i0 = i1) {
+        LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInstructionParent(o->sites->v[i0].inst));
+        for (i1 = i0 + 1; i1 < n; i1++)
+            if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(o->sites->v[i1].inst)) != f)
+                break;
+        if (gm_is_kernel(o->m, f) && o->growth_pct >= 0) {
+            gm_note_function(f);
+            plan_kernel(o, f, i0, i1);
+        }
+    }
+}
+
 void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct)
 {
@@ -74,67 +250,30 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
             LLVMValueRef f = LLVMGetNamedFunction(m, h->fn[ev][i]);
             o->cost[ev] += count_insts(f);
             o->block[ev] |= calls_block_stub(f);
+            note_accum_stubs(o, (enum gm_ev)ev, f);
             o->infomask[ev] |= info_index(ev) ? gm_demanded_arg_bits(f, info_index(ev)) : ~0ull;
         }
     for (int ev = 0; ev < GM_EV_N; ev++)
         if (o->cost[ev] > o->maxcost)
             o->maxcost = o->cost[ev];
-}
-
-static void leave_function(struct gm_ool *o)
-{
-    if (o->fn)
-        gm_cfg_blocks_free(&o->blocks);
-    o->fn = NULL;
+    plan(o);
 }
 
 void gm_ool_free(struct gm_ool *o)
 {
-    leave_function(o);
+    free(o->plan);
+    free(o->depth);
     free(o->wrap);
+    o->plan = o->depth = NULL;
     o->wrap = NULL;
     o->nwrap = 0;
 }
 
-/* Sites of f in blocks on a cycle. */
-static size_t loop_sites(struct gm_ool *o, LLVMValueRef f)
+int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site)
 {
-    size_t n = 0;
-    for (size_t i = 0; o->sites && i < o->sites->n; i++) {
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(o->sites->v[i].inst);
-        n += LLVMGetBasicBlockParent(bb) == f && gm_on_cycle(&o->blocks, bb);
-    }
-    return n;
-}
-
-/* Switches the per-function state to f (sites come grouped by function). */
-static void enter_function(struct gm_ool *o, LLVMValueRef f)
-{
-    if (o->fn == f)
-        return;
-    leave_function(o);
-    o->fn = f;
-    o->kernel = gm_is_kernel(o->m, f);
-    o->budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
-    o->spent = 0;
-    gm_cfg_blocks_init(&o->blocks, f);
-    if (o->growth_pct && o->budget < GM_OOL_MIN_HOT * o->maxcost &&
-        loop_sites(o, f) <= GM_OOL_MIN_HOT)
-        o->budget = GM_OOL_MIN_HOT * o->maxcost;
-}
-
-int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, LLVMValueRef inst)
-{
-    if (o->growth_pct < 0)
+    if (o->growth_pct < 0 || always_inline(o, ev, o->plan[site] & GM_OOL_KERNEL))
         return 1;
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-    enter_function(o, LLVMGetBasicBlockParent(bb));
-    if (o->cost[ev] <= GM_OOL_TINY || (o->kernel && o->block[ev]))
-        return 1;
-    if (!o->kernel || o->spent + o->cost[ev] > o->budget || !gm_on_cycle(&o->blocks, bb))
-        return 0;
-    o->spent += o->cost[ev];
-    return 1;
+    return (o->plan[site] & GM_OOL_HOT) != 0;
 }
 
 /* A site's argument i is baked into the wrapper when it is the info word
@@ -160,11 +299,12 @@ static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValue
     return LLVMConstInt(LLVMTypeOf(args[i]), v, 0);
 }
 
-static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
+                                 int acc)
 {
     for (size_t i = 0; i < o->nwrap; i++) {
         struct gm_ool_wrap *w = &o->wrap[i];
-        int same = w->ev == ev;
+        int same = w->ev == ev && w->acc == acc;
         for (unsigned k = 1; same && k < n; k++)
             same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
@@ -173,22 +313,40 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     return NULL;
 }
 
-static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+/* A wrapper for sites with accumulators (acc) takes, last, per
+ * accumulator stub of the event a pointer (string attribute
+ * GM_ACC_PARAM_ATTR = the stub's name; clang discards value names) and an
+ * index: the kernel's array of accumulators in local memory and the
+ * site's element (accum.c), a constant at each call, so the kernel keeps
+ * one pointer live, not one per site. accum.c puts the element in place
+ * of the stub's calls in the inlined handlers. */
+static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
+                                 int acc)
 {
     static const char *const names[GM_EV_N] = {"before_mem", "after_load", "before_branch",
                                                "kernel_entry", "kernel_exit"};
-    LLVMTypeRef p[4];
-    unsigned np = 0;
+    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    LLVMTypeRef p[4 + 2 * GM_OOL_ACCS];
+    unsigned np = 0, na = acc ? o->accum[ev] : 0;
     for (unsigned i = 0; i < n; i++)
         if (!baked(ev, args, i))
             p[np++] = LLVMTypeOf(args[i]);
-    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    for (unsigned k = 0; k < na; k++) {
+        p[np + 2 * k] = LLVMGetReturnType(LLVMGlobalGetValueType(o->accfn[ev][k]));
+        p[np + 2 * k + 1] = LLVMInt32TypeInContext(ctx);
+    }
     char name[96];
     snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%zu", names[ev], o->nwrap);
-    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0));
+    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np + 2 * na, 0));
     LLVMSetLinkage(w, LLVMInternalLinkage);
     unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    for (unsigned k = 0; k < na; k++) {
+        size_t len = 0;
+        const char *stub = LLVMGetValueName2(o->accfn[ev][k], &len);
+        LLVMAddAttributeAtIndex(w, np + 2 * k + 1, LLVMCreateStringAttribute(ctx, GM_ACC_PARAM_ATTR,
+                                (unsigned)strlen(GM_ACC_PARAM_ATTR), stub, (unsigned)len));
+    }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
@@ -202,22 +360,31 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
         abort();
     struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
     memset(r, 0, sizeof *r);
-    r->ev = ev, r->fn = w;
+    r->ev = ev, r->fn = w, r->acc = acc;
     for (unsigned i = 1; i < n; i++)
         r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
     return w;
 }
 
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs)
+                         unsigned nargs, uint32_t site)
 {
-    LLVMValueRef w = find_wrapper(o, ev, args, nargs);
+    int acc = o->accum[ev] && (o->plan[site] & GM_OOL_LACC);
+    LLVMValueRef w = find_wrapper(o, ev, args, nargs, acc);
     if (!w)
-        w = make_wrapper(o, ev, args, nargs);
-    LLVMValueRef a[4];
+        w = make_wrapper(o, ev, args, nargs, acc);
+    LLVMValueRef a[4 + 2 * GM_OOL_ACCS];
     unsigned k = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (!baked(ev, args, i))
             a[k++] = args[i];
+    /* the site's accumulators: stub calls that accum.c lowers in the
+     * kernel to the local array and the element's index */
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(o->m));
+    for (unsigned j = 0; acc && j < o->accum[ev]; j++) {
+        LLVMValueRef stub = o->accfn[ev][j];
+        a[k++] = LLVMBuildCall2(b, LLVMGlobalGetValueType(stub), stub, &args[0], 1, "gm.ool.acc");
+        a[k++] = LLVMConstInt(i32, 0, 0);
+    }
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
 }

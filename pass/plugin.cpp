@@ -43,6 +43,8 @@ static cl::opt<bool> DiagNoLoopinv("gm-diag-no-loopinv", cl::init(false), cl::Hi
     cl::desc("gpumem: A/B switch: count loop sites per iteration, no loop steps"));
 static cl::opt<bool> DiagNoBlock("gm-diag-no-block", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: no block accumulators in shared memory"));
+static cl::opt<bool> DiagSites("gm-diag-sites", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: print per kernel how many loop sites got their handlers inlined"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
     cl::desc("gpumem: do nothing except -gm-strip-debug (native baseline)"));
 
@@ -54,7 +56,8 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
                          StripDebug ? 1 : 0, Off ? 1 : 0, Reconverge ? 1 : 0,
                          InlineAll ? -1 : (int)InlineGrowth, NativeCopies ? 1 : 0,
                          (DiagNoLoopinv ? GM_DIAG_NO_LOOPINV : 0u) |
-                             (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u)};
+                             (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u) |
+                             (DiagSites ? GM_DIAG_SITES : 0u)};
     char err[1024] = "";
     int r;
     // An exception from LLVM underneath (e.g. std::logic_error) ends in

@@ -3,6 +3,9 @@
 # Builds the known-answer programs (tests/gpu/kat/kat_*.cu) on this CPU
 # machine into build-kat/ (git-ignored; carry it to the GPU machine):
 #   bin/NAME.inst  gpumemcc --gm-analyses=coalescing,divergence,values,allocations
+#   bin/NAME.ool   gpumemcc --gm-analyses=coalescing,divergence with no handler
+#                  inlined (-gm-inline-growth=0): every loop site of a kernel
+#                  calls its out-of-line copy with accumulators in local memory
 #   bin/NAME.off   gpumemcc --gm-off (for Nsight Compute: same code, no handlers)
 # plus lib/ with the build tree's libraries (rpath $ORIGIN/../lib).
 # Usage: tests/gpu/kat/build.sh [BUILD_DIR (default build)]
@@ -18,9 +21,14 @@ mkdir -p "$dev/bin" "$dev/lib" "$dev/log"
 failed=0
 for src in "$root"/tests/gpu/kat/kat_*.cu; do
   n=$(basename "$src" .cu)
-  for v in inst off; do
-    if [ $v = inst ]; then flags=--gm-analyses=coalescing,divergence,values,allocations; else flags=--gm-off; fi
-    if "$cc" -arch=sm_90 -O3 -lineinfo "$flags" "$src" -o "$dev/bin/$n.$v" \
+  for v in inst ool off; do
+    case $v in
+    inst) flags=--gm-analyses=coalescing,divergence,values,allocations ;;
+    ool) flags="--gm-analyses=coalescing,divergence -Xgm-pass=-gm-inline-growth=0" ;;
+    off) flags=--gm-off ;;
+    esac
+    # shellcheck disable=SC2086
+    if "$cc" -arch=sm_90 -O3 -lineinfo $flags "$src" -o "$dev/bin/$n.$v" \
          -Xlinker -rpath -Xlinker '$ORIGIN/../lib' >"$dev/log/$n.$v.log" 2>&1; then
       echo "built $n.$v"
     else

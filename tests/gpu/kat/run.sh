@@ -7,7 +7,10 @@
 # check.py's comparison to $OUT/kat/NAME.check (FAIL and MANUAL lines and
 # the count of failures are echoed); exits 1 if any program or check fails;
 # with WITH_NCU=1 also Nsight Compute's sector and wavefront counters of the
-# --gm-off build to $OUT/kat/NAME.ncu.csv. Depends on: sh, python3, c++filt,
+# --gm-off build to $OUT/kat/NAME.ncu.csv. The NAME.ool build (every loop
+# site out of line, accumulators in local memory) is checked against the
+# same expectations of coalescing and divergence ($OUT/kat/NAME.ool.*).
+# Depends on: sh, python3, c++filt,
 # the devbuild.
 set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -29,6 +32,16 @@ for bin in "$dev"/bin/kat_*.inst; do
     grep -E '^(FAIL|MANUAL)|failed$|check.py' "$out/$n.check"
   else
     echo "FAILED $n (exit $?): $(tail -3 "$out/$n.stderr")"; rc=1
+  fi
+  if [ -x "$dev/bin/$n.ool" ]; then
+    if GPUMEM_OUT="$out/$n.ool" "$dev/bin/$n.ool" >"$out/$n.ool.out" 2>"$out/$n.ool.stderr"; then
+      grep -E '^expect .* (coalescing|divergence)\.' "$out/$n.ool.out" >"$out/$n.ool.expect"
+      echo "ran $n.ool: $(grep -c '^expect' "$out/$n.ool.expect") expectations, report in $out/$n.ool/"
+      python3 "$root/tests/gpu/kat/check.py" "$out/$n.ool.expect" "$out/$n.ool" >"$out/$n.ool.check" 2>&1 || rc=1
+      grep -E '^(FAIL|MANUAL)|failed$|check.py' "$out/$n.ool.check"
+    else
+      echo "FAILED $n.ool (exit $?): $(tail -3 "$out/$n.ool.stderr")"; rc=1
+    fi
   fi
   if [ "${WITH_NCU:-0}" = 1 ]; then
     ncu --csv --metrics "$metrics" "$dev/bin/$n.off" >"$out/$n.ncu.csv" 2>&1 || echo "ncu failed on $n"

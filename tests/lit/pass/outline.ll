@@ -8,6 +8,8 @@
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
 ; small kernel inlines all its loop sites if they are at most 3, else none);
+; a kernel's loop site that calls its copy passes an accumulator in local
+; memory;
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
 ; loop site calls a copy of its GM_SLOW helper specialised for its info word.
@@ -44,9 +46,10 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
 ; NONE-LABEL: define ptx_kernel void @loop(
+; NONE: %gm.lacc = alloca [1 x [6 x i32]]
 ; NONE-NOT: alloca
 ; NONE: body:
-; NONE: call void @gm_ool__before_mem__
+; NONE: call void @gm_ool__before_mem__{{[0-9]+}}(i32 3, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
 ; NONE-NEXT: load i32
 define ptx_kernel void @loop(ptr addrspace(1) %p, i32 %n) {
 entry:
@@ -57,7 +60,7 @@ body:
   %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
   %v = load i32, ptr addrspace(1) %a
   %t = add i32 %s, %v
-  %j = add i32 %i, 1
+  %j = add nsw i32 %i, 1
   %c = icmp slt i32 %j, %n
   br i1 %c, label %body, label %exit
 exit:
@@ -66,14 +69,26 @@ exit:
 }
 
 ; A small kernel whose loop has more sites than the floor (an unrolled
-; loop): all out of line, none half-inlined.
+; loop): all out of line, none half-inlined; their addresses step by 4 B
+; a iteration, so their accumulators live in local memory, one array for the kernel, zero at entry: each call passes
+; the array and the site's element, the copy takes the element (its
+; pointer parameter names the stub it stands for), and each is flushed
+; before the kernel returns.
 ; CHECK-LABEL: define ptx_kernel void @loop4(
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %gm.lacc = alloca [4 x [6 x i32]]
 ; CHECK-NOT: alloca
+; CHECK: %[[S3:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 3
+; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S3]]
+; CHECK: %[[S0:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 0
+; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S0]]
 ; CHECK-NOT: co_keyed
-; CHECK: call void @gm_ool__before_mem__
-; CHECK: call void @gm_ool__before_mem__
-; CHECK: call void @gm_ool__before_mem__
-; CHECK: call void @gm_ool__before_mem__
+; CHECK: call void @gm_ool__before_mem__[[LA:[0-9]+]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
+; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 1)
+; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 2)
+; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 3)
+; CHECK: exit:
+; CHECK-COUNT-4: call fastcc void @_ZL12co_flush_alljjj(
 ; CHECK: ret void
 define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {
 entry:
@@ -88,7 +103,7 @@ body:
   %v2 = load volatile i32, ptr addrspace(1) %a2
   %a3 = getelementptr i32, ptr addrspace(1) %a, i32 3072
   %v3 = load volatile i32, ptr addrspace(1) %a3
-  %j = add i32 %i, 1
+  %j = add nsw i32 %i, 1
   %c = icmp slt i32 %j, %n
   br i1 %c, label %body, label %exit
 exit:
@@ -132,10 +147,15 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
+; The copy for loop sites with local accumulators: element %3 of array %2.
+; CHECK: define internal void @gm_ool__before_mem__[[LA]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
+; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret void
 ; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
 ; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
 ; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret { i32, i32, i32 }
 ; CHECK: attributes #[[ATTR]] = { noinline }
-; NONE-NOT: co_keyed
+; NONE-NOT: call {{.*}}@_ZL8co_keyed
