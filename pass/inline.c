@@ -82,28 +82,9 @@ static int is_wrapper(LLVMValueRef f)
     return gm_starts_with(LLVMGetValueName2(f, &n), GM_OOL_PREFIX);
 }
 
-/* Whether instrumented code (not handler code, not an out-of-line copy)
- * calls f: then f's body stays in the module whatever else inlines it. */
-static int called_from_sites(LLVMValueRef f)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef c = LLVMGetUser(u);
-        if (!LLVMIsACallInst(c) || LLVMGetCalledValue(c) != f)
-            return 1;
-        LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(c));
-        if (!gm_is_handler_code(caller) && !is_wrapper(caller))
-            return 1;
-    }
-    return 0;
-}
-
 /* Out-of-line code (the wrappers of outline.c, GM_SLOW helpers) inlines
  * the GM_SLOW helpers it calls: one frame per call from a site, so the
- * kernel's registers grow by one callee's, not by a chain of them. A
- * helper that instrumented code calls as well (a loop site's rare path,
- * an accumulator's flush at kernel exit) is called instead: its one body
- * stays in the module anyway, and a copy inlined into each wrapper would
- * repeat it (divergence's dv_add: about 60 PTX lines per copy).
+ * kernel's registers grow by one callee's, not by a chain of them.
  * Returns 1 if any call was marked. */
 static int mark_slow_calls(LLVMModuleRef m)
 {
@@ -115,9 +96,7 @@ static int mark_slow_calls(LLVMModuleRef m)
             continue;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
-                if (!callee || !gm_is_slow_helper(callee) || called_from_sites(callee) ||
-                    LLVMGetCallSiteEnumAttribute(in, LLVMAttributeFunctionIndex, kind))
+                if (!LLVMIsACallInst(in) || !gm_is_slow_helper(LLVMGetCalledValue(in)))
                     continue;
                 LLVMAddCallSiteAttribute(in, LLVMAttributeFunctionIndex,
                                          LLVMCreateEnumAttribute(ctx, kind, 0));

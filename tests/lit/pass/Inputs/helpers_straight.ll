@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: Apache-2.0
-; Input of slowshare.ll: a kernel without loops (every site out of line).
+; Input of helpers_used.ll: a kernel without loops (every site out of line).
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
