@@ -47,12 +47,18 @@ GM_INL uint32_t gm_union_count(uint32_t mask, uint64_t lo, uint64_t hi)
 #define GM_UNSORTED 0xffffffffu
 GM_INL uint32_t gm_sorted_units(uint32_t mask, uint64_t u)
 {
-    uint32_t lane = gm_lane(), below = mask & gm_lanemask_lt();
-    /* the previous active lane's unit (one indexed shuffle, full or partial
-     * warp); the first active lane compares with itself */
-    int first = below == 0;
-    uint64_t prev = __shfl_sync(mask, (unsigned long long)u, first ? lane : 31 - __clz(below));
-    int dup = mask == ~0u && __all_sync(mask, u == __shfl_xor_sync(mask, (unsigned long long)u, 16));
+    uint32_t lane = gm_lane();
+    uint64_t prev;
+    int first, dup = 0;
+    if (mask == ~0u) {
+        first = lane == 0;
+        prev = __shfl_up_sync(mask, (unsigned long long)u, 1);
+        dup = __all_sync(mask, u == __shfl_xor_sync(mask, (unsigned long long)u, 16));
+    } else {
+        uint32_t below = mask & gm_lanemask_lt();
+        first = below == 0;
+        prev = __shfl_sync(mask, (unsigned long long)u, first ? lane : 31 - __clz(below));
+    }
     int in = !dup || lane < 16;
     if (!__all_sync(mask, !in || first || u >= prev)) return GM_UNSORTED;
     uint32_t n = __popc(__ballot_sync(mask, in && (first || u != prev)));
