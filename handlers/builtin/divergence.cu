@@ -12,38 +12,42 @@ enum { DV_EXECS, DV_THREADS, DV_TAKEN, DV_NOT_TAKEN, DV_DIVERGENT };
  * key (threads | taken << 6 | divergent << 12) of the run of equal warp
  * executions this lane led last, acc[1] their number. */
 GM_ACCUM(divergence);
-/* Slot j's share of a run of `count` executions of key. */
-GM_INL uint64_t dv_run_value(uint32_t key, uint32_t count, uint32_t j)
+/* A key's five slot values (1, threads, taken, not taken, divergent; each
+ * at most 32) as 6-bit fields of one word: slot j's is field j (a shift
+ * and a mask, no jump table). */
+GM_INL uint32_t dv_fields(uint32_t key)
 {
     uint32_t n = key & 0x3f, t = key >> 6 & 0x3f;
-    uint32_t v = j == DV_EXECS ? 1 : j == DV_THREADS ? n : j == DV_TAKEN ? t
-               : j == DV_NOT_TAKEN ? n - t : key >> 12;
-    return (uint64_t)count * v;
+    return 1u | n << 6 | t << 12 | (n - t) << 18 | (key >> 12) << 24;
+}
+
+/* Adds `count` executions of key to slots j, j + step, ... of the site.
+ * Out of line, one body per module for both callers: the warp adding a
+ * run (dv_flush_run) and each lane at kernel exit (dv_flush_all). */
+GM_SLOW void dv_add(uint32_t site, uint32_t key, uint32_t count, uint32_t j, uint32_t step)
+{
+    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
+    uint32_t f = dv_fields(key);
+    GM_ROLLED
+    for (; j < gm_slots__divergence; j += step) {
+        uint32_t v = f >> (6 * j) & 0x3f;
+        if (v) atomicAdd(c + j, (unsigned long long)count * v);
+    }
 }
 
 /* The warp adds the run (key, count) its leader held (lane of rank j:
  * slot j, one warp-wide RED); a site without an accumulator adds each
- * execution as a run of one. Out of line: one copy per module. */
-GM_SLOW void dv_flush_run(uint32_t site, uint32_t key, uint32_t count)
+ * execution as a run of one. */
+GM_INL void dv_flush_run(uint32_t site, uint32_t key, uint32_t count)
 {
-    uint32_t mask = gm_active(), n = __popc(mask);
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
-    for (uint32_t j = __popc(mask & gm_lanemask_lt()); j < gm_slots__divergence; j += n) {
-        uint64_t v = dv_run_value(key, count, j);
-        if (v) atomicAdd(c + j, (unsigned long long)v);
-    }
+    uint32_t mask = gm_active();
+    dv_add(site, key, count, __popc(mask & gm_lanemask_lt()), __popc(mask));
 }
 
-/* At kernel exit each lane adds the run it holds, slot by slot (out of
- * line: the flush is inlined before every return for every accumulator). */
-GM_SLOW void dv_flush_all(uint32_t site, uint32_t key, uint32_t count)
+/* At kernel exit each lane adds the run it holds, slot by slot. */
+GM_INL void dv_flush_all(uint32_t site, uint32_t key, uint32_t count)
 {
-    unsigned long long *c = gm_site_counters(gm_counters__divergence, site, gm_slots__divergence);
-    GM_ROLLED
-    for (uint32_t j = 0; j < gm_slots__divergence; j++) {
-        uint64_t v = dv_run_value(key, count, j);
-        if (v) atomicAdd(c + j, (unsigned long long)v);
-    }
+    dv_add(site, key, count, 0, 1);
 }
 
 GM_ACCUM_FLUSH(divergence)

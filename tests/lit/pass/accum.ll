@@ -16,7 +16,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: store [[ACC]] zeroinitializer, ptr %gm.acc
 ; CHECK-NOT: alloca
 ; CHECK: exit:
-; CHECK: call {{.*}}dv_flush_all
+; CHECK: call {{.*}}dv_add{{.*}}, i32 noundef 0, i32 noundef 1)
 ; CHECK: ret void
 define ptx_kernel void @loop(i32 %n) {
 entry:
