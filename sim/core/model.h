@@ -41,7 +41,7 @@ struct gm_l2req {
     uint8_t mask, op;
 };
 
-struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
+struct gm_reqvec { struct gm_l2req *v; size_t n, cap; };
 
 /* Line accesses buffered between the two passes (small: stays in the CPU's
  * caches). A record is coalesced only while the buffer holds at most GM_LBUF
