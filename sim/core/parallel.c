@@ -185,16 +185,48 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
     }
 }
 
+/* Thread t's part of a window, each phase's work timed (w->ph). */
 static void phases(struct gm_sim *s, uint32_t t)
 {
-    if (s->run_fn) { s->run_fn(s->run_ctx, t, s->cfg.threads); return; }   /* gm_sim_run_workers */
+    double *ph = s->w[t].ph, t0 = gm_mono(), t1;
+    if (s->run_fn) {   /* gm_sim_run_workers */
+        s->run_fn(s->run_ctx, t, s->cfg.threads);
+        ph[GM_PH_DECODE] = gm_mono() - t0;
+        return;
+    }
     bucket(s, t);
+    ph[GM_PH_BUCKET] = gm_mono() - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     scatter(s, t);
+    t1 = gm_mono();
+    ph[GM_PH_BUCKET] += t1 - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     l1_phase(s, t);
+    t1 = gm_mono();
+    ph[GM_PH_L1] = t1 - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     l2_phase(s, t);
+    ph[GM_PH_L2] = gm_mono() - t0;
+}
+
+/* After a window (every thread past its last barrier): its phase times
+ * into s->pt; wall: when the window started. */
+static void account(struct gm_sim *s, double wall)
+{
+    s->pt.wall += gm_mono() - wall;
+    for (uint32_t p = 0; p < GM_PH_N; p++) {
+        double most = 0;
+        for (uint32_t t = 0; t < s->cfg.threads; t++) {
+            double x = s->w[t].ph[p];
+            s->pt.busy[p] += x;
+            most = x > most ? x : most;
+            s->w[t].ph[p] = 0;
+        }
+        s->pt.slowest[p] += most;
+    }
 }
 
 static void *worker(void *p)
@@ -291,9 +323,11 @@ static void rebalance(struct gm_sim *s, uint64_t *key)
 /* Runs the window in s->jb (s->njb blocks) on all threads. */
 static void run_window(struct gm_sim *s)
 {
+    double t0 = gm_mono();
     gm_bar_wait(&s->bar);
     phases(s, 0);
     gm_bar_wait(&s->bar);
+    account(s, t0);
     for (uint32_t t = 0; t < s->cfg.threads; t++)
         if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
 }
@@ -311,10 +345,12 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx)
 {
     if (s->cfg.threads == 1) { fn(ctx, 0, 1); return; }
+    double t0 = gm_mono();
     s->run_fn = fn;
     s->run_ctx = ctx;
     gm_bar_wait(&s->bar);
     phases(s, 0);
     gm_bar_wait(&s->bar);
     s->run_fn = NULL;
+    account(s, t0);
 }
