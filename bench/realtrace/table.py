@@ -84,7 +84,7 @@ def scaling_row(p, d):
     rows = {}
     for line in (read(os.path.join(d, "sim-trace.md"), "") or "").splitlines():
         c = [x.strip() for x in line.strip().strip("|").split("|")]
-        if len(c) == 10 and c[4].isdigit():
+        if len(c) >= 10 and c[4].isdigit():   # bench_trace may add columns after the tenth
             rows[int(c[4])] = c
     one = rows.get(1)
     dec = one[3] if one else (next(iter(rows.values()))[3] if rows else "-")

@@ -7,6 +7,11 @@
  * clock), each run's counts checked identical to the one-thread run.
  * With --synth SPEC FILE, writes a synthetic trace first (gpumem/synth.h).
  * --cpu times with the process's CPU clock (for one thread on a busy machine).
+ * With threads, where the time goes (gm_sim_thread_times): serial s (end
+ * to end minus the threaded windows: reading, setup, launch ends, the
+ * final write-back), the windows' wall s, busy % (the threads' phase work
+ * / threads x windows' wall), the slowest thread's seconds per phase, and
+ * the windows' wall minus those (waiting at barriers).
  * usage: bench_trace [--cpu] [--threads-max N] [--preset P] [--reps R]
  *                    [--synth SPEC FILE]... FILE...
  * Prints one markdown table. Depends on libgmsim only.
@@ -38,7 +43,8 @@ static void die(const char *what, const char *msg)
  * (gpumem/replay.h: the workers decode the blocks ahead); the summed
  * counts of all launches and the final write-back in *sum. Returns
  * seconds. */
-static double replay(const char *path, const struct gm_sim_config *c, struct gm_counts *sum, uint64_t *nrec)
+static double replay(const char *path, const struct gm_sim_config *c, struct gm_counts *sum, uint64_t *nrec,
+                     struct gm_sim_ptimes *pt)
 {
     char err[512];
     const char *m;
@@ -65,6 +71,7 @@ static double replay(const char *path, const struct gm_sim_config *c, struct gm_
     }
     if (rc < 0) die(path, gm_replay_error(p));
     gm_sim_flush_l2(s, sum);
+    gm_sim_thread_times(s, pt);
     gm_replay_close(p);
     gm_trace_reader_close(r);
     gm_sim_free(s);
@@ -126,8 +133,9 @@ int main(int argc, char **argv)
     if (gm_sim_preset(&c, preset)) die(preset, "unknown preset");
     if (!reps) reps = 1;
     printf("| trace | records | sector accesses | decode M records/s (1 thread) | threads | end to end s | "
-           "M records/s | M sector accesses/s | vs 1 thread | counts |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+           "M records/s | M sector accesses/s | vs 1 thread | counts | serial s | windows s | busy %% | "
+           "slowest thread s: decode / bucket / L1 / L2 | barrier wait s |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int f = 0; f < nfiles; f++) {
         uint64_t nrec = 0, n1 = 0;
         double td = 1e30;
@@ -137,14 +145,26 @@ int main(int argc, char **argv)
         for (uint32_t t = 1; t <= tmax; t *= 2) {
             c.threads = t;
             double te = 1e30;
-            for (uint32_t k = 0; k < reps; k++) te = best(te, replay(files[f], &c, &cur, &n1));
+            struct gm_sim_ptimes pt = {0}, ptk;
+            for (uint32_t k = 0; k < reps; k++) {
+                double x = replay(files[f], &c, &cur, &n1, &ptk);
+                if (x < te) { te = x; pt = ptk; }
+            }
             if (t == 1) { one = cur; t1 = te; }
             int same = !memcmp(&cur, &one, sizeof cur) && n1 == nrec;
             bad |= !same;
             const char *name = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
-            printf("| %s | %llu | %llu | %.1f | %u | %.3f | %.1f | %.1f | %.2fx | %s |\n", name,
+            printf("| %s | %llu | %llu | %.1f | %u | %.3f | %.1f | %.1f | %.2fx | %s |", name,
                    (unsigned long long)nrec, (unsigned long long)cur.sectors, (double)nrec / td / 1e6, t, te,
                    (double)nrec / te / 1e6, (double)cur.sectors / te / 1e6, t1 / te, same ? "identical" : "DIFFERENT");
+            if (t == 1) printf(" - | - | - | - | - |\n");
+            else {
+                double busy = 0, slow = 0;
+                for (int p = 0; p < 4; p++) { busy += pt.busy[p]; slow += pt.slowest[p]; }
+                printf(" %.3f | %.3f | %.0f | %.3f / %.3f / %.3f / %.3f | %.3f |\n", te - pt.wall, pt.wall,
+                       pt.wall > 0 ? 100 * busy / (t * pt.wall) : 0, pt.slowest[0], pt.slowest[1], pt.slowest[2],
+                       pt.slowest[3], pt.wall - slow);
+            }
             fflush(stdout);
             if (t < tmax && 2 * t > tmax) t = tmax / 2;   /* always end at tmax */
         }

@@ -7,6 +7,7 @@
 #define GM_SIM_MODEL_H
 
 #include <pthread.h>
+#include <time.h>
 #include "barrier.h"
 #include "coalesce.h"
 #include "ctab.h"
@@ -41,7 +42,7 @@ struct gm_l2req {
     uint8_t mask, op;
 };
 
-struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
+struct gm_reqvec { struct gm_l2req *v; size_t n, cap; };
 
 /* Line accesses buffered between the two passes (small: stays in the CPU's
  * caches). A record is coalesced only while the buffer holds at most GM_LBUF
@@ -64,6 +65,9 @@ struct gm_reqvec { struct gm_l2req *v; size_t n, cap; size_t pos; };
 #define GM_JBLK (1u << GM_JBLK_SHIFT)
 struct gm_jblk { const struct gm_access *recs; long n; };
 
+/* Phases of a threaded window, timed per thread (gm_sim_thread_times). */
+enum { GM_PH_DECODE = 0, GM_PH_BUCKET = 1, GM_PH_L1 = 2, GM_PH_L2 = 3, GM_PH_N = 4 };
+
 struct gm_worker {
     struct gm_ctab allocs, sites;       /* thread-local counters (pages on first use) */
     struct gm_coal coal;
@@ -78,6 +82,7 @@ struct gm_worker {
     const struct gm_l2req **merged;     /* parallel: own group's requests in order */
     size_t nmerged_cap;
     int oom;
+    double ph[GM_PH_N];                 /* parallel: seconds of work in each phase of the current window */
     char pad[64];   /* workers lie side by side: keep this one's fields off the next one's cache lines */
 };
 
@@ -118,7 +123,15 @@ struct gm_sim {
     const char *err;                    /* sticky: counts can no longer be exact */
     struct gm_counts between;           /* traffic of no launch (cold-start write-backs) */
     double t_coal, t_model;             /* seconds in each pass (serial feed) */
+    struct gm_sim_ptimes pt;            /* threaded windows: wall, busy and slowest-thread seconds */
 };
+
+static inline double gm_mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* L2 partition of a set: set / (sets / partitions), by multiplication. */
 static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)

@@ -80,7 +80,7 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     struct gm_worker *w = &s->w[t];
     size_t n = 0;
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].cnt[t];
-    for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = w->out[g].pos = 0;
+    for (uint32_t g = 0; g < s->cfg.threads; g++) w->out[g].n = 0;
     for (size_t k = w->cnt_base; k < w->cnt_base + n; k++) {
         if (k + 4 < w->cnt_base + n) __builtin_prefetch(rec_at(s, s->idx[k + 4]));
         gm_model_coalesce(s, w, rec_at(s, s->idx[k]), s->idx[k]);
@@ -126,25 +126,29 @@ static void sift_down(struct heads *h, uint32_t i)
  * coalesced warp touches one group in T): merged by a heap of the queues'
  * heads, a record's adjacent requests at a time, O(log T) each; many (a
  * gather touches most groups): by walking the records and taking each
- * one's requests from its owner's queue, O(1) per record. */
+ * one's requests from its owner's queue, O(1) per record. The read
+ * positions are this thread's (at[]): the queues' descriptors of two
+ * groups share cache lines, and are only read here. */
 static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w, size_t nreq)
 {
     uint32_t T = s->cfg.threads;
-    size_t k = 0, nrec = 0;
+    size_t k = 0, nrec = 0, at[256] = {0};
     for (uint32_t b = 0; b < s->njb; b++) nrec += (size_t)s->jb[b].n;
     if (4 * nreq < nrec) {
         struct heads h = {0};
         for (uint32_t u = 0; u < T; u++) {
-            struct gm_reqvec *v = &s->w[u].out[g];
+            const struct gm_reqvec *v = &s->w[u].out[g];
             if (v->n) { h.u[h.n] = u; h.rec[h.n++] = v->v[0].rec; }
         }
         for (uint32_t i = h.n / 2; i-- > 0;) sift_down(&h, i);
         while (h.n) {
-            struct gm_reqvec *v = &s->w[h.u[0]].out[g];
-            uint32_t rec = h.rec[0];
-            do w->merged[k++] = &v->v[v->pos++];
-            while (v->pos < v->n && v->v[v->pos].rec == rec);
-            if (v->pos < v->n) h.rec[0] = v->v[v->pos].rec;
+            uint32_t u = h.u[0], rec = h.rec[0];
+            const struct gm_l2req *q = s->w[u].out[g].v;
+            size_t n = s->w[u].out[g].n, i = at[u];
+            do w->merged[k++] = &q[i++];
+            while (i < n && q[i].rec == rec);
+            at[u] = i;
+            if (i < n) h.rec[0] = q[i].rec;
             else { h.n--; h.u[0] = h.u[h.n]; h.rec[0] = h.rec[h.n]; }
             sift_down(&h, 0);
         }
@@ -153,8 +157,11 @@ static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w, si
     for (uint32_t b = 0; b < s->njb; b++) {   /* record by record: its owner's queue */
         size_t first = (size_t)b << GM_JBLK_SHIFT;
         for (long i = 0; i < s->jb[b].n; i++) {
-            struct gm_reqvec *v = &s->w[s->own[first + i]].out[g];
-            while (v->pos < v->n && v->v[v->pos].rec == first + i) w->merged[k++] = &v->v[v->pos++];
+            uint32_t u = s->own[first + i];
+            const struct gm_reqvec *v = &s->w[u].out[g];
+            size_t j = at[u];
+            while (j < v->n && v->v[j].rec == first + i) w->merged[k++] = &v->v[j++];
+            at[u] = j;
         }
     }
     return k;
@@ -178,16 +185,48 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
     }
 }
 
+/* Thread t's part of a window, each phase's work timed (w->ph). */
 static void phases(struct gm_sim *s, uint32_t t)
 {
-    if (s->run_fn) { s->run_fn(s->run_ctx, t, s->cfg.threads); return; }   /* gm_sim_run_workers */
+    double *ph = s->w[t].ph, t0 = gm_mono(), t1;
+    if (s->run_fn) {   /* gm_sim_run_workers */
+        s->run_fn(s->run_ctx, t, s->cfg.threads);
+        ph[GM_PH_DECODE] = gm_mono() - t0;
+        return;
+    }
     bucket(s, t);
+    ph[GM_PH_BUCKET] = gm_mono() - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     scatter(s, t);
+    t1 = gm_mono();
+    ph[GM_PH_BUCKET] += t1 - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     l1_phase(s, t);
+    t1 = gm_mono();
+    ph[GM_PH_L1] = t1 - t0;
     gm_bar_wait(&s->bar);
+    t0 = gm_mono();
     l2_phase(s, t);
+    ph[GM_PH_L2] = gm_mono() - t0;
+}
+
+/* After a window (every thread past its last barrier): its phase times
+ * into s->pt; wall: when the window started. */
+static void account(struct gm_sim *s, double wall)
+{
+    s->pt.wall += gm_mono() - wall;
+    for (uint32_t p = 0; p < GM_PH_N; p++) {
+        double most = 0;
+        for (uint32_t t = 0; t < s->cfg.threads; t++) {
+            double x = s->w[t].ph[p];
+            s->pt.busy[p] += x;
+            most = x > most ? x : most;
+            s->w[t].ph[p] = 0;
+        }
+        s->pt.slowest[p] += most;
+    }
 }
 
 static void *worker(void *p)
@@ -284,9 +323,11 @@ static void rebalance(struct gm_sim *s, uint64_t *key)
 /* Runs the window in s->jb (s->njb blocks) on all threads. */
 static void run_window(struct gm_sim *s)
 {
+    double t0 = gm_mono();
     gm_bar_wait(&s->bar);
     phases(s, 0);
     gm_bar_wait(&s->bar);
+    account(s, t0);
     for (uint32_t t = 0; t < s->cfg.threads; t++)
         if (s->w[t].oom) s->err = "out of memory for the L2 request queues: counts would be wrong";
 }
@@ -304,10 +345,12 @@ void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 void gm_sim_run_workers(struct gm_sim *s, void (*fn)(void *ctx, uint32_t worker, uint32_t workers), void *ctx)
 {
     if (s->cfg.threads == 1) { fn(ctx, 0, 1); return; }
+    double t0 = gm_mono();
     s->run_fn = fn;
     s->run_ctx = ctx;
     gm_bar_wait(&s->bar);
     phases(s, 0);
     gm_bar_wait(&s->bar);
     s->run_fn = NULL;
+    account(s, t0);
 }

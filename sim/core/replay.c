@@ -141,6 +141,23 @@ static int check(struct gm_replay *p, struct gm_trace_event *ev)
     return 0;
 }
 
+/* Joins the queued RECORDS events that follow ev into it while the
+ * records lie end to end (every block before is full: block i is decoded
+ * to recs + i * GM_TRACE_BLOCK_RECORDS) and decoded without a problem:
+ * the simulator then gets a whole window in one feed, not one block at a
+ * time (one block split over 16 threads is too little work per window). */
+static void join(struct gm_replay *p, struct gm_trace_event *ev)
+{
+    while (ev->nrecs % GM_TRACE_BLOCK_RECORDS == 0 && p->pos < p->nq && p->q[p->pos].kind == GM_TEV_RECORDS) {
+        const struct qblk *k = &p->b[p->q[p->pos].nrecs];
+        if (k->n <= 0 || ev->recs + ev->nrecs != p->recs + p->q[p->pos].nrecs * GM_TRACE_BLOCK_RECORDS) return;
+        p->launch_records += (uint64_t)k->n;
+        p->total_records += (uint64_t)k->n;
+        ev->nrecs += (size_t)k->n;
+        p->pos++;
+    }
+}
+
 int gm_replay_next(struct gm_replay *p, struct gm_trace_event *ev)
 {
     if (p->err[0]) return -1;
@@ -151,5 +168,6 @@ int gm_replay_next(struct gm_replay *p, struct gm_trace_event *ev)
     }
     *ev = p->q[p->pos++];
     if (check(p, ev)) return -1;
+    if (ev->kind == GM_TEV_RECORDS) join(p, ev);
     return ev->kind == GM_TEV_END ? 0 : 1;
 }

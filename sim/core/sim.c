@@ -146,13 +146,6 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     return NULL;
 }
 
-static double mono(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Serial: coalesce records into the line buffer until it is nearly full,
  * then run the buffer through the caches (both passes timed). */
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
@@ -161,12 +154,12 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     if (s->cfg.threads > 1) { gm_parallel_feed(s, recs, n); return; }
     struct gm_worker *w = &s->w[0];
     for (size_t i = 0; i < n;) {
-        double t0 = mono();
+        double t0 = gm_mono();
         while (i < n && w->nbuf <= GM_LBUF) gm_model_coalesce(s, w, &recs[i++], 0);
-        double t1 = mono();
+        double t1 = gm_mono();
         gm_model_lines(s, w, 0);
         s->t_coal += t1 - t0;
-        s->t_model += mono() - t1;
+        s->t_model += gm_mono() - t1;
     }
     check_tables(s);
 }
@@ -230,6 +223,8 @@ void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s)
     *coalesce_s = s->t_coal;
     *model_s = s->t_model;
 }
+
+void gm_sim_thread_times(const struct gm_sim *s, struct gm_sim_ptimes *t) { *t = s->pt; }
 
 /* Moves per-thread counters into the merged tables; adds their sum to *sum.
  * Only the pages the launch used are visited (and freed). */

@@ -8,7 +8,8 @@
  * counts, caches small enough to evict constantly, 32/64/128 B L2 fills), the serial fast path,
  * the threaded path (2, 3 and 5 threads, small windows) and the reference
  * model (sim/ref) must give the same counters for every allocation and the
- * same launch totals. Prints the first difference and exits 1.
+ * same launch totals; the threaded runs' phase times must add up. Prints
+ * the first difference and exits 1.
  * usage: gm-sim-equiv-test [RECORDS_PER_LAUNCH]. Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -63,6 +64,25 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
 
 struct run { struct gm_counts launch[2], alloc[4]; };
 
+/* gm_sim_thread_times after a run: nothing with one thread; with threads,
+ * the windows took time, the L1 phase did work, no phase's slowest thread
+ * took longer than all threads together, nor the slowest threads longer
+ * than the windows' wall time. 1 (with a message) if not. */
+static int times_bad(const struct gm_sim *s, uint32_t threads)
+{
+    struct gm_sim_ptimes t;
+    gm_sim_thread_times(s, &t);
+    double slow = 0, eps = 1e-6;
+    int bad = threads == 1 ? t.wall != 0 : t.wall <= 0 || t.busy[2] <= 0;
+    for (int p = 0; p < 4; p++) {
+        slow += t.slowest[p];
+        bad |= t.slowest[p] > t.busy[p] + eps || (threads == 1 && t.busy[p] != 0);
+    }
+    bad |= slow > t.wall + eps;
+    if (bad) fprintf(stderr, "equiv_test: thread times wrong at %u threads: wall %g, slowest sum %g\n", threads, t.wall, slow);
+    return bad;
+}
+
 static int fast(const struct gm_sim_config *c, const struct gm_access *v, size_t n, struct run *out)
 {
     const char *err;
@@ -81,8 +101,9 @@ static int fast(const struct gm_sim_config *c, const struct gm_access *v, size_t
         if (!l) gm_sim_release(s, BASE_B);
     }
     for (uint32_t i = 0; i <= 3; i++) out->alloc[i] = *gm_sim_alloc_counts(s, i);
+    int bad = times_bad(s, c->threads);
     gm_sim_free(s);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 static void ref(const struct gm_sim_config *c, const struct gm_access *v, size_t n, struct run *out)

@@ -3,7 +3,8 @@
  * Unit test of the trace I/O: device slot encode/decode (including wide
  * deltas that need a continuation slot), varints, and a writer -> reader
  * round trip of every section kind and lane coding with all fields compared,
- * and a trace cut at every byte (torn tails). Exits 1 on any mismatch.
+ * the threaded replay handing a launch's blocks on as one feed, and a trace
+ * cut at every byte (torn tails). Exits 1 on any mismatch.
  * Depends on libgmsim only.
  */
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/abi.h"
+#include "gpumem/replay.h"
 #include "gpumem/trace_io.h"
 #include "../trace/bytes.h"
 
@@ -175,6 +177,50 @@ static void test_file(const char *path)
     free(recs);
 }
 
+/* The replay (gpumem/replay.h) of test_file's trace: the records equal
+ * the reader's, and with threads (a window of several blocks) the
+ * launch's three blocks come as one RECORDS event (one feed, not three);
+ * with one thread, block by block. */
+static void test_replay(const char *path, uint32_t threads, int want_events)
+{
+    char err[256];
+    const char *m;
+    struct gm_sim_config c;
+    CHECK(gm_sim_preset(&c, "h100") == 0);
+    c.threads = threads;
+    struct gm_sim *s = gm_sim_new(&c, &m);
+    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+    struct gm_trace_reader *plain = gm_trace_reader_open(path, err, sizeof err);
+    CHECK(s && r && plain);
+    if (!s || !r || !plain) return;
+    struct gm_replay *p = gm_replay_open(r, s);
+    CHECK(p != NULL);
+    struct gm_trace_event ev, pe;
+    struct gm_access *want = malloc(20000 * sizeof *want);
+    size_t nwant = 0, got = 0;
+    int events = 0, rc = -1;
+    while (gm_trace_reader_next(plain, &pe) > 0)
+        if (pe.kind == GM_TEV_RECORDS && nwant + pe.nrecs <= 20000) {
+            memcpy(want + nwant, pe.recs, pe.nrecs * sizeof *want);
+            nwant += pe.nrecs;
+        }
+    while (p && (rc = gm_replay_next(p, &ev)) > 0) {
+        if (ev.kind != GM_TEV_RECORDS) continue;
+        events++;
+        for (size_t i = 0; i < ev.nrecs && got + i < nwant; i++)
+            CHECK(memcmp(&ev.recs[i], &want[got + i], sizeof *want) == 0);
+        got += ev.nrecs;
+    }
+    CHECK(rc == 0);
+    CHECK(nwant == 20000 && got == nwant);
+    CHECK(events == want_events);
+    free(want);
+    gm_replay_close(p);
+    gm_trace_reader_close(plain);
+    gm_trace_reader_close(r);
+    gm_sim_free(s);
+}
+
 /* Reads data[0..n) to its end; returns next()'s last result and what was
  * read whole: launches ended and records. */
 static int read_all(const uint8_t *data, size_t n, uint64_t *launches, uint64_t *records, int *torn)
@@ -285,6 +331,8 @@ int main(int argc, char **argv)
     test_slots();
     test_varints();
     test_file(argc > 1 ? argv[1] : "trace_io_test.gmt");
+    test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 1, 3);
+    test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 2, 1);
     test_torn(argc > 1 ? argv[1] : "trace_io_test.gmt");
     if (fails) { fprintf(stderr, "trace_io_test: %d checks failed\n", fails); return 1; }
     printf("trace_io_test: ok\n");

@@ -19,9 +19,10 @@ struct gm_replay;
  * NULL when out of memory. Both must outlive the replay. */
 struct gm_replay *gm_replay_open(struct gm_trace_reader *r, struct gm_sim *s);
 /* As gm_trace_reader_next: 1 with an event (RECORDS: recs/nrecs valid
- * until the next call), 0 at the end marker, -1 on a malformed or
- * truncated file or block. Every event before the problem is handed on
- * first. */
+ * until the next call; consecutive blocks of a launch come as one event,
+ * up to a window of the simulator's), 0 at the end marker, -1 on a
+ * malformed or truncated file or block. Every event before the problem is
+ * handed on first. */
 int gm_replay_next(struct gm_replay *p, struct gm_trace_event *ev);
 /* After -1: why, in the reader's words ("trace PATH: ... (at byte N)"). */
 const char *gm_replay_error(const struct gm_replay *p);

@@ -123,6 +123,16 @@ size_t gm_sim_window_blocks(const struct gm_sim *s);
 /* Seconds (wall clock) the serial feed spent coalescing records into line
  * accesses and running them through the caches, summed over all feeds. */
 void gm_sim_times(const struct gm_sim *s, double *coalesce_s, double *model_s);
+/* Where the time of threaded runs (threads > 1) goes, summed over their
+ * windows (each gm_sim_run_workers call and each window of a feed), in
+ * seconds: wall = the windows' elapsed time (on the calling thread);
+ * per phase (decode: gm_sim_run_workers' work, e.g. decoding trace blocks;
+ * bucket: records sorted to the threads owning their SMs; l1: coalescing
+ * and the L1s; l2: the L2 set groups), busy = summed over the threads, and
+ * slowest = the longest thread's, window by window (the critical path;
+ * wall - the sum of slowest = waiting at the phases' barriers). */
+struct gm_sim_ptimes { double wall, busy[4], slowest[4]; };
+void gm_sim_thread_times(const struct gm_sim *s, struct gm_sim_ptimes *t);
 /* NULL, or why the counts are no longer exact (out of memory in a threaded
  * feed); sticky: later feeds do nothing. Check it before gm_sim_end. */
 const char *gm_sim_error(const struct gm_sim *s);
