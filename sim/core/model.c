@@ -73,7 +73,6 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
  * line's state before the access, then a read miss fills its l2_fill group
  * (so a sector of the group requested later hits). Writes always hit:
  * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
-struct gm_l2res { uint32_t n, h, f, far; };   /* sectors, hits, DRAM reads, far sectors */
 
 GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line,
                                     uint16_t dig, uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid,
@@ -128,12 +127,33 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
     C->dram_rd += r.f;
 }
 
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h)
+void gm_model_l2_flush(struct gm_worker *w, struct gm_l2acc *a)
+{
+    for (uint32_t op = 0; op < 3; op++) {
+        struct gm_l2res r = a->r[op];
+        if (!(r.n | r.f)) continue;
+        count_l2(gm_ct(&w->allocs, a->alloc), op, r);
+        count_l2(gm_ct(&w->sites, a->site), op, r);
+    }
+    memset(a->r, 0, sizeof a->r);
+}
+
+void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h,
+                 struct gm_l2acc *a)
 {
     struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->dig, q->set, q->alloc, q->site, q->smid, q->mask,
                                   q->op, q->bytes, h);
-    count_l2(gm_ct(&w->allocs, q->alloc), q->op, r);
-    count_l2(gm_ct(&w->sites, q->site), q->op, r);
+    if (q->alloc != a->alloc || q->site != a->site) {
+        gm_model_l2_flush(w, a);
+        a->alloc = q->alloc;
+        a->site = q->site;
+    }
+    struct gm_l2res *t = &a->r[q->op];
+    t->n += r.n;
+    t->h += r.h;
+    t->f += r.f;
+    t->far += r.far;
+    if (t->n >= 1u << 30) gm_model_l2_flush(w, a);   /* h, far <= n; f <= 4 per request, n >= 1 */
 }
 
 static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)

@@ -178,11 +178,13 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
     size_t k = merge_queues(s, g, w, n);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
+    struct gm_l2acc acc = {0};
     for (size_t i = 0; i < k; i++) {
         if (i + GM_AHEAD2 < k) gm_cache_prefetch(&s->l2, w->merged[i + GM_AHEAD2]->set);
         if (i + GM_AHEAD < k) ring[(i + GM_AHEAD) & 7] = hint_ahead(s, w->merged + i);
-        gm_model_l2(s, w, w->merged[i], ring[i & 7]);
+        gm_model_l2(s, w, w->merged[i], ring[i & 7], &acc);
     }
+    gm_model_l2_flush(w, &acc);
 }
 
 /* Thread t's part of a window, each phase's work timed (w->ph). */
