@@ -148,14 +148,9 @@ void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
 struct gm_l2hint { int way; uint32_t vic; int absent; };
 /* Outcome of L2 accesses: sectors, hits, DRAM reads, far sectors. */
 struct gm_l2res { uint32_t n, h, f, far; };
-/* The threaded L2 phase's outcomes of a run of requests with one
- * allocation and site, per op, added to the counters once per run
- * (gm_model_l2_flush; counts are sums, so the same as per request), and
- * before 2^30 sectors (the sums stay within 32 bits). */
-struct gm_l2acc { uint32_t alloc, site; struct gm_l2res r[3]; };
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h,
-                 struct gm_l2acc *a);
-void gm_model_l2_flush(struct gm_worker *w, struct gm_l2acc *a);
+/* The threaded L2 phase: runs group requests q[0..k) (record order)
+ * through the L2 and counts them. */
+void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k);
 void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
                         uint32_t op, uint32_t alloc);
 int gm_parallel_start(struct gm_sim *s);
