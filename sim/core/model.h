@@ -104,6 +104,7 @@ struct gm_sim {
     size_t cap_mod_base, cap_mod_n;
     uint32_t nsites;
     uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
+    uint64_t grp_fm;                    /* fastmod constant for threads (L2 set group = set % threads) */
     uint8_t *near;                      /* sm_count: the partition near each SM (sm % partitions) */
     struct gm_worker *w;                /* cfg.threads workers */
     struct gm_ctab allocs, sites;       /* merged */
