@@ -73,7 +73,6 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
  * line's state before the access, then a read miss fills its l2_fill group
  * (so a sector of the group requested later hits). Writes always hit:
  * write-allocate without a fetch never waits for DRAM (ncu counts them so). */
-struct gm_l2res { uint32_t n, h, f, far; };   /* sectors, hits, DRAM reads, far sectors */
 
 GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struct gm_cache *c, uint64_t line,
                                     uint16_t dig, uint32_t set, uint32_t alloc, uint32_t site, uint32_t smid,
@@ -128,17 +127,99 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
     C->dram_rd += r.f;
 }
 
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h)
+/* Copy of cache c with its geometry as compile-time constants where the
+ * caller passes literals: the copy never escapes, so the compiler folds
+ * the way-count switches and replacement-policy branches away. */
+GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl)
 {
-    struct gm_l2res r = l2_access(s, w, &s->l2, q->line, q->dig, q->set, q->alloc, q->site, q->smid, q->mask,
-                                  q->op, q->bytes, h);
-    count_l2(gm_ct(&w->allocs, q->alloc), q->op, r);
-    count_l2(gm_ct(&w->sites, q->site), q->op, r);
+    struct gm_cache k = *c;
+    k.ways = ways;
+    k.repl = (enum gm_repl)repl;
+    return k;
 }
 
-static void push(struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
+/* The outcomes of a run of requests with one allocation and site, per op
+ * (sectors, hits, DRAM reads, far sectors), added to the counters once
+ * per run, as fold() does in the serial pass: sums, so the same as per
+ * request. */
+struct l2acc { uint32_t alloc, site; struct gm_l2res r[3]; };
+
+static void l2acc_flush(struct gm_worker *w, struct l2acc *a)
 {
-    struct gm_reqvec *v = &w->out[q->set % groups];
+    for (uint32_t op = 0; op < 3; op++) {
+        struct gm_l2res r = a->r[op];
+        if (!(r.n | r.f)) continue;
+        count_l2(gm_ct(&w->allocs, a->alloc), op, r);
+        count_l2(gm_ct(&w->sites, a->site), op, r);
+    }
+    memset(a->r, 0, sizeof a->r);
+}
+
+GM_INLINE void l2acc_add(struct gm_worker *w, struct l2acc *a, const struct gm_l2req *q, struct gm_l2res r)
+{
+    if (q->alloc != a->alloc || q->site != a->site) {
+        l2acc_flush(w, a);
+        a->alloc = q->alloc;
+        a->site = q->site;
+    }
+    struct gm_l2res *t = &a->r[q->op];
+    t->n += r.n;
+    t->h += r.h;
+    t->f += r.f;
+    t->far += r.far;
+    if (t->n >= 1u << 30) l2acc_flush(w, a);   /* within 32 bits: h, far <= n; f <= 4 per request */
+}
+
+/* What the L2 row says now about q[GM_AHEAD] (q[0] is run next): the way
+ * that may hold it, or that it is absent and the LRU victim (as
+ * hint_ahead does for the serial pass); "absent" is kept only when none of
+ * q[0..GM_AHEAD) is the same line. */
+GM_INLINE struct gm_l2hint req_hint(const struct gm_cache *l2, const struct gm_l2req *const *q)
+{
+    const struct gm_l2req *y = q[GM_AHEAD];
+    struct gm_l2hint h;
+    h.way = gm_cache_prefetch_way(l2, y->set, y->dig, &h.vic);
+    uint32_t same = 0;
+    for (uint32_t k = 0; k < GM_AHEAD; k++) same |= q[k]->line == y->line;
+    h.absent = h.way < 0 && !same;
+    return h;
+}
+
+/* The request loop for one L2 geometry (ways and policy as constants
+ * where the caller passes literals, as lines() does): the same two-stage
+ * prefetch as the serial pass. */
+GM_INLINE void l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k,
+                      uint32_t l2w, uint32_t l2r)
+{
+    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
+    for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
+    struct l2acc acc = {0};
+    for (size_t i = 0; i < k; i++) {
+        if (i + GM_AHEAD2 < k) gm_cache_prefetch(&l2, q[i + GM_AHEAD2]->set);
+        if (i + GM_AHEAD < k) ring[(i + GM_AHEAD) & 7] = req_hint(&l2, q + i);
+        const struct gm_l2req *x = q[i];
+        struct gm_l2res r = l2_access(s, w, &l2, x->line, x->dig, x->set, x->alloc, x->site, x->smid, x->mask,
+                                      x->op, x->bytes, ring[i & 7]);
+        l2acc_add(w, &acc, x, r);
+    }
+    l2acc_flush(w, &acc);
+}
+
+void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k)
+{
+    const struct gm_sim_config *c = &s->cfg;
+    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 20, GM_REPL_LRU);
+    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 16, GM_REPL_LRU);
+    else l2_run(s, w, q, k, c->l2_ways, c->l2_repl);
+}
+
+static void push(const struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
+{
+    /* set % groups by multiplication (Lemire's fastmod, exact for 32-bit
+     * values): a division per request costs tens of cycles */
+    uint64_t low = s->grp_fm * q->set;
+    struct gm_reqvec *v = &w->out[(uint32_t)(((unsigned __int128)low * groups) >> 64)];
     if (v->n == v->cap && GM_GROW_TO(v->v, v->cap, v->n + 1)) { w->oom = 1; return; }
     v->v[v->n++] = *q;
 }
@@ -161,7 +242,7 @@ GM_INLINE void to_l2(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2,
     struct gm_l2req q = {.line = x->line, .alloc = x->alloc, .site = x->site, .rec = x->rec,
                          .set = set, .smid = x->sm, .dig = x->dig, .mask = (uint8_t)mask, .op = (uint8_t)op};
     for (uint32_t k = 0; k < 4; k++) q.bytes[k] = bytes ? bytes[k] : GM_FULL;
-    push(w, &q, s->cfg.threads);
+    push(s, w, &q, s->cfg.threads);
 }
 
 GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l1, struct gm_cache *l2,
@@ -406,17 +487,6 @@ static void fold(struct gm_worker *w)
         add_acc(gm_ct(&w->sites, cs), acc);
     }
     w->nbuf = 0;
-}
-
-/* Copy of cache c with its geometry as compile-time constants where the
- * caller passes literals: the copy never escapes, so the compiler folds
- * the way-count switches and replacement-policy branches away. */
-GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl)
-{
-    struct gm_cache k = *c;
-    k.ways = ways;
-    k.repl = (enum gm_repl)repl;
-    return k;
 }
 
 GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, uint32_t l1w,

@@ -104,6 +104,7 @@ struct gm_sim {
     size_t cap_mod_base, cap_mod_n;
     uint32_t nsites;
     uint64_t part_fm;                   /* fastdiv constant for sets per partition (0: 1 set each) */
+    uint64_t grp_fm;                    /* fastmod constant for threads (L2 set group = set % threads) */
     uint8_t *near;                      /* sm_count: the partition near each SM (sm % partitions) */
     struct gm_worker *w;                /* cfg.threads workers */
     struct gm_ctab allocs, sites;       /* merged */
@@ -146,7 +147,11 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);
 /* An L2 request with what the prefetch GM_AHEAD requests earlier found. */
 struct gm_l2hint { int way; uint32_t vic; int absent; };
-void gm_model_l2(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, struct gm_l2hint h);
+/* Outcome of L2 accesses: sectors, hits, DRAM reads, far sectors. */
+struct gm_l2res { uint32_t n, h, f, far; };
+/* The threaded L2 phase: runs group requests q[0..k) (record order)
+ * through the L2 and counts them. */
+void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k);
 void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
                         uint32_t op, uint32_t alloc);
 int gm_parallel_start(struct gm_sim *s);

@@ -89,20 +89,6 @@ static void l1_phase(struct gm_sim *s, uint32_t t)
     gm_model_lines(s, w, 1);
 }
 
-/* What the L2 row says now about q[GM_AHEAD] (q[0] is run next): see
- * hint_ahead in model.c; "absent" is kept only when none of q[0..GM_AHEAD)
- * is the same line. */
-static struct gm_l2hint hint_ahead(struct gm_sim *s, const struct gm_l2req **q)
-{
-    const struct gm_l2req *y = q[GM_AHEAD];
-    struct gm_l2hint h;
-    h.way = gm_cache_prefetch_way(&s->l2, y->set, y->dig, &h.vic);
-    uint32_t same = 0;
-    for (uint32_t k = 0; k < GM_AHEAD; k++) same |= q[k]->line == y->line;
-    h.absent = h.way < 0 && !same;
-    return h;
-}
-
 /* Queue heads ordered by the record of their next request (a binary
  * min-heap of queue indices). */
 struct heads { uint32_t n, u[256]; uint32_t rec[256]; };
@@ -168,7 +154,7 @@ static size_t merge_queues(struct gm_sim *s, uint32_t g, struct gm_worker *w, si
 }
 
 /* Group g's requests in record order (merged from every thread's queue),
- * run with the same two-stage prefetch as the serial pass. */
+ * run through the L2 (gm_model_l2_run). */
 static void l2_phase(struct gm_sim *s, uint32_t g)
 {
     struct gm_worker *w = &s->w[g];
@@ -176,13 +162,7 @@ static void l2_phase(struct gm_sim *s, uint32_t g)
     for (uint32_t u = 0; u < s->cfg.threads; u++) n += s->w[u].out[g].n;
     if (GM_GROW_TO(w->merged, w->nmerged_cap, n)) { w->oom = 1; return; }
     size_t k = merge_queues(s, g, w, n);
-    struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
-    for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
-    for (size_t i = 0; i < k; i++) {
-        if (i + GM_AHEAD2 < k) gm_cache_prefetch(&s->l2, w->merged[i + GM_AHEAD2]->set);
-        if (i + GM_AHEAD < k) ring[(i + GM_AHEAD) & 7] = hint_ahead(s, w->merged + i);
-        gm_model_l2(s, w, w->merged[i], ring[i & 7]);
-    }
+    gm_model_l2_run(s, w, w->merged, k);
 }
 
 /* Thread t's part of a window, each phase's work timed (w->ph). */

@@ -43,6 +43,7 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
     for (uint32_t sm = 0; sm < c->sm_count; sm++) s->near[sm] = (uint8_t)(sm % c->l2_partitions);
     uint64_t per = s->l2.sets / c->l2_partitions;
     s->part_fm = per > 1 ? UINT64_MAX / per + 1 : 0;
+    s->grp_fm = UINT64_MAX / c->threads + 1;
     return s;
 }
 
