@@ -89,6 +89,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
         rc = -1;
     else if (s.n) {
         gm_fold_nsites(m);
+        gm_order_functions(m);
         gm_used_move_last(m);
     }
     gm_strtab_free(&s.str);

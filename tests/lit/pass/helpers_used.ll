@@ -15,17 +15,19 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
+; The added functions come first (fnorder.c), then the kernel.
+; CHECK-NOT: define {{.*}}@_ZL
+; CHECK: define internal {{.*}}@[[ADD:_ZL6dv_add[a-z]*]](
+; CHECK-NOT: define {{.*}}@_ZL
+; CHECK: define internal void @gm_ool__before_branch__[[B:[0-9]+]](
+; CHECK-NOT: define {{.*}}@_ZL
 ; CHECK-LABEL: define ptx_kernel void @k(
-; CHECK: call void @gm_ool__before_branch__[[B:[0-9]+]](i32 0,
+; CHECK: call void @gm_ool__before_branch__[[B]](i32 0,
 ; CHECK: body:
-; CHECK: call {{.*}}@[[ADD:_ZL6dv_add[a-z]*]](i32 noundef 1,
+; CHECK: call {{.*}}@[[ADD]](i32 noundef 1,
 ; CHECK: exit:
 ; CHECK: call {{.*}}@[[ADD]](i32 noundef 1, {{.*}}, i32 noundef 0, i32 noundef 1)
 ; CHECK: ret void
-; CHECK-NOT: define {{.*}}@_ZL
-; CHECK: define internal {{.*}}@[[ADD]](
-; CHECK-NOT: define {{.*}}@_ZL
-; CHECK: define internal void @gm_ool__before_branch__[[B]](
 ; CHECK-NOT: define
 define ptx_kernel void @k(i32 %n) {
 entry:

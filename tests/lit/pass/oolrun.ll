@@ -13,9 +13,21 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; A table of 8 words (sites 0-7), then 4 words of 8 bytes (8-11): a run,
 ; but the only one of its copy, too short to pay for the run function.
+; The run function (added functions come first, fnorder.c): the copy's
+; calls in order, site + i at address a + i * d.
+; CHECK: define internal void @gm_ool__run__before_mem__[[C4:[0-9]+]](i32 %0, i64 %1, i32 %2, i64 %3)
+; CHECK: loop:
+; CHECK-NEXT: %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+; CHECK-NEXT: %a = phi i64 [ %1, %entry ], [ %a.next, %loop ]
+; CHECK-NEXT: %site = add i32 %0, %i
+; CHECK-NEXT: call void @gm_ool__before_mem__[[C4]](i32 %site, i64 %a)
+; CHECK-NEXT: %i.next = add nuw i32 %i, 1
+; CHECK-NEXT: %a.next = add i64 %a, %3
+; CHECK-NEXT: [[C:%[0-9]+]] = icmp ult i32 %i.next, %2
+; CHECK-NEXT: br i1 [[C]], label %loop, label %done
 ; CHECK-LABEL: define void @table(
 ; CHECK-NEXT: [[A:%[0-9]+]] = ptrtoint ptr addrspace(1) %p to i64
-; CHECK-NEXT: call void @gm_ool__run__before_mem__[[C4:[0-9]+]](i32 0, i64 [[A]], i32 8, i64 4)
+; CHECK-NEXT: call void @gm_ool__run__before_mem__[[C4]](i32 0, i64 [[A]], i32 8, i64 4)
 ; CHECK-NEXT: store i32 0, ptr addrspace(1) %p
 ; CHECK-NOT: call
 ; CHECK: store i32 7,
@@ -79,14 +91,3 @@ define void @broken(ptr addrspace(1) %p) {
   ret void
 }
 
-; The run function: the copy's calls in order, site + i at address a + i * d.
-; CHECK: define internal void @gm_ool__run__before_mem__[[C4]](i32 %0, i64 %1, i32 %2, i64 %3)
-; CHECK: loop:
-; CHECK-NEXT: %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
-; CHECK-NEXT: %a = phi i64 [ %1, %entry ], [ %a.next, %loop ]
-; CHECK-NEXT: %site = add i32 %0, %i
-; CHECK-NEXT: call void @gm_ool__before_mem__[[C4]](i32 %site, i64 %a)
-; CHECK-NEXT: %i.next = add nuw i32 %i, 1
-; CHECK-NEXT: %a.next = add i64 %a, %3
-; CHECK-NEXT: [[C:%[0-9]+]] = icmp ult i32 %i.next, %2
-; CHECK-NEXT: br i1 [[C]], label %loop, label %done

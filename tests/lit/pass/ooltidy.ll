@@ -14,13 +14,27 @@
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.raw.bc -S %s -o %t.raw.ll
 ; RUN: FileCheck %s --check-prefix=RAW < %t.raw.ll
+; RUN: grep -o "call void @gm_ool__before_mem__[0-9]*(i32 [012]," %t.raw.ll | sort -u | wc -l | FileCheck %s --check-prefix=RAW3
+; RAW3: 3
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 
+; The copies come before the kernel (fnorder.c). The merged copy: specialised for (4 | global << 16) * 3 ^ 7 = 65547, no
+; value parameter.
+; CHECK: define internal void @gm_ool__before_mem__[[G4:[0-9]+]](i32 %0, i64 %1)
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %gm.mask = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT: trunc i64 %1 to i32
+; CHECK-NEXT: add i32
+; CHECK-NEXT: call void @sink_bits(i32 %{{.*}}, i32 65547)
+; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 %gm.mask)
+; CHECK-NEXT: ret void
+; CHECK: define internal void @gm_ool__before_mem__[[MI:[0-9]+]](i32 %0, i64 %1, i64 %2)
+; CHECK: call void @sink_len(i64 %2)
 ; CHECK-LABEL: define ptx_kernel void @k(
-; CHECK: call void @gm_ool__before_mem__[[G4:[0-9]+]](i32 0, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[G4]](i32 0, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load i32
 ; CHECK: call void @gm_ool__before_mem__[[G4]](i32 1, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load volatile i32
@@ -30,7 +44,7 @@ declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 ; CHECK-NEXT: load i32, ptr addrspace(3)
 ; CHECK: call void @gm_ool__before_mem__[[G8:[0-9]+]](i32 4, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load i64
-; CHECK: call void @gm_ool__before_mem__[[MI:[0-9]+]](i32 5, i64 %{{[0-9]+}}, i64 %n)
+; CHECK: call void @gm_ool__before_mem__[[MI]](i32 5, i64 %{{[0-9]+}}, i64 %n)
 ; CHECK: call void @gm_ool__before_mem__[[MI]](i32 6, i64 %{{[0-9]+}}, i64 %n)
 ; CHECK-NEXT: call void @llvm.memcpy
 ; CHECK: ret void
@@ -38,9 +52,6 @@ declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 ; RAW: call void @gm_ool__before_mem__[[L:[0-9]+]](i32 0,
 ; RAW: call void @gm_ool__before_mem__[[V:[0-9]+]](i32 1,
 ; RAW: call void @gm_ool__before_mem__[[ST:[0-9]+]](i32 2,
-; RAW: define internal void @gm_ool__before_mem__[[L]](
-; RAW: define internal void @gm_ool__before_mem__[[V]](
-; RAW: define internal void @gm_ool__before_mem__[[ST]](
 define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(3) %s, ptr addrspace(1) %q, i64 %n) {
   %a = load i32, ptr addrspace(1) %p
   %b = load volatile i32, ptr addrspace(1) %q
@@ -55,15 +66,3 @@ define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(3) %s, ptr addrspac
   ret void
 }
 
-; The merged copy: specialised for (4 | global << 16) * 3 ^ 7 = 65547, no
-; value parameter.
-; CHECK: define internal void @gm_ool__before_mem__[[G4]](i32 %0, i64 %1)
-; CHECK-NEXT: entry:
-; CHECK-NEXT: %gm.mask = call i32 @llvm.nvvm.activemask()
-; CHECK-NEXT: trunc i64 %1 to i32
-; CHECK-NEXT: add i32
-; CHECK-NEXT: call void @sink_bits(i32 %{{.*}}, i32 65547)
-; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 %gm.mask)
-; CHECK-NEXT: ret void
-; CHECK: define internal void @gm_ool__before_mem__[[MI]](i32 %0, i64 %1, i64 %2)
-; CHECK: call void @sink_len(i64 %2)

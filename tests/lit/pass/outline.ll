@@ -20,9 +20,24 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
+; The added functions come first (fnorder.c). One copy per set of constants, the handler and its helpers inlined in it.
+; CHECK: define internal void @gm_ool__before_mem__[[LD:[0-9]+]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret void
+; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
+; The copy for loop sites with local accumulators: element %3 of array %2.
+; CHECK: define internal void @gm_ool__before_mem__[[LA:[0-9]+]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
+; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret void
+; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
+; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
+; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
+; CHECK-NOT: call {{.*}}co_
+; CHECK: ret { i32, i32, i32 }
 ; CHECK-LABEL: define ptx_kernel void @straight(
 ; CHECK-NOT: alloca
-; CHECK: call void @gm_ool__before_mem__[[LD:[0-9]+]](i32 0, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 0, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load float
 ; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1, i64 %{{[0-9]+}})
 ; CHECK-NEXT: load float
@@ -41,7 +56,7 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: %gm.acc = alloca
 ; CHECK: body:
 ; CHECK-NOT: gm_ool__
-; CHECK: call { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 3, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
+; CHECK: call { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 3, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
 ; CHECK: load i32
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
@@ -83,7 +98,7 @@ exit:
 ; CHECK: %[[S0:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 0
 ; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S0]]
 ; CHECK-NOT: co_keyed
-; CHECK: call void @gm_ool__before_mem__[[LA:[0-9]+]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
+; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 1)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 2)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 3)
@@ -142,20 +157,5 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
   ret void
 }
 
-; One copy per set of constants, the handler and its helpers inlined in it.
-; CHECK: define internal void @gm_ool__before_mem__[[LD]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
-; CHECK-NOT: call {{.*}}co_
-; CHECK: ret void
-; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
-; The copy for loop sites with local accumulators: element %3 of array %2.
-; CHECK: define internal void @gm_ool__before_mem__[[LA]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
-; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
-; CHECK-NOT: call {{.*}}co_
-; CHECK: ret void
-; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
-; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
-; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
-; CHECK-NOT: call {{.*}}co_
-; CHECK: ret { i32, i32, i32 }
 ; CHECK: attributes #[[ATTR]] = { noinline }
 ; NONE-NOT: call {{.*}}@_ZL8co_keyed
