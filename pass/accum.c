@@ -131,6 +131,7 @@ static LLVMValueRef local_slot(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef
         LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
         LLVMSetCurrentDebugLocation2(b, NULL);
         k->lbase = LLVMBuildAlloca(b, aty, "gm.lacc");
+        LLVMSetAlignment(k->lbase, 8);
     }
     after_allocas(b, entry);
     LLVMSetCurrentDebugLocation2(b, NULL);
@@ -166,7 +167,9 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
          * accumulators' allocas together there, where SROA promotes them */
         after_allocas(b, entry);
     }
-    LLVMBuildStore(b, LLVMConstNull(ty), a);
+    LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(ty), a);
+    if (local)
+        LLVMSetAlignment(z, 8);   /* 24 B elements of an 8-aligned array */
     k->v[k->n++] = (struct gm_acc){flush, a, site, index};
     return a;
 }
@@ -244,15 +247,22 @@ static void lower_in_copy(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, i
     LLVMValueRef idx = LLVMGetParam(f, (unsigned)p + 1);
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef a = LLVMBuildGEP2(b, ty, LLVMGetParam(f, (unsigned)p), &idx, 1, "gm.acc");
+    /* every call passes an element (pass_local): the handlers' direct
+     * path for a missing accumulator is dead here */
+    gm_fold_null_tests(call, 1);
     LLVMReplaceAllUsesWith(call, a);
     LLVMInstructionEraseFromParent(call);
 }
 
 /* In a kernel: the stub's call passed to out-of-line copies becomes the
  * array of local accumulators and the slot's index there (pointer and
- * index arguments), or a null pointer (no slot). */
+ * index arguments). There is always a slot: outline.c passes stubs with a
+ * flush function only, at loop sites of kernels, at most
+ * GM_ACCUM_LOCAL_MAX a kernel, and k->lcap counts them all. */
 static void pass_local(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot)
 {
+    if (!slot)
+        abort();   /* broken invariant (above): the copy assumes an element */
     LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(call)));
     int index = 0;
     for (int i = 0; i < k->n; i++)
@@ -264,7 +274,7 @@ static void pass_local(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef 
         unsigned j = 0;
         while (LLVMGetOperand(x, j) != call)
             j++;
-        LLVMSetOperand(x, j, slot ? k->lbase : LLVMConstPointerNull(LLVMTypeOf(call)));
+        LLVMSetOperand(x, j, k->lbase);
         LLVMSetOperand(x, j + 1, LLVMConstInt(i32, (unsigned)index, 0));
     }
     LLVMInstructionEraseFromParent(call);

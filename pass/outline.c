@@ -66,13 +66,29 @@ static unsigned info_index(enum gm_ev ev)
     return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
 }
 
+/* Whether the handlers define gm_accum_flush__NAME for stub gm_accum__NAME
+ * (accum.c makes accumulators only for those). */
+static int has_flush(LLVMModuleRef m, LLVMValueRef stub)
+{
+    size_t n = 0, pl = strlen("gm_accum__");
+    const char *name = LLVMGetValueName2(stub, &n);
+    char buf[256];
+    if (n < pl || n - pl + sizeof "gm_accum_flush__" > sizeof buf)
+        return 0;
+    snprintf(buf, sizeof buf, "gm_accum_flush__%.*s", (int)(n - pl), name + pl);
+    LLVMValueRef f = LLVMGetNamedFunction(m, buf);
+    return f && !LLVMIsDeclaration(f);
+}
+
 /* Adds the accumulator stubs (gm_accum__NAME) f calls to ev's list, each
- * once. */
+ * once: those with a flush function. */
 static void note_accum_stubs(struct gm_ool *o, enum gm_ev ev, LLVMValueRef f)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             LLVMValueRef c = gm_prefixed_callee(in, "gm_accum__");
+            if (c && !has_flush(o->m, c))
+                continue;
             unsigned k = 0;
             while (c && k < o->accum[ev] && o->accfn[ev][k] != c)
                 k++;
