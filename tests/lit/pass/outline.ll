@@ -72,8 +72,9 @@ exit:
 ; loop): all out of line, none half-inlined; their addresses step by 4 B
 ; a iteration, so their accumulators live in local memory, one array for the kernel, zero at entry: each call passes
 ; the array and the site's element, the copy takes the element (its
-; pointer parameter names the stub it stands for), and each is flushed
-; before the kernel returns.
+; pointer parameter names the stub it stands for; its test for a missing
+; accumulator is folded away), each gets its loop step (D = 4) in the
+; preheader, and each is flushed before the kernel returns.
 ; CHECK-LABEL: define ptx_kernel void @loop4(
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %gm.lacc = alloca [4 x [6 x i32]]
@@ -82,6 +83,10 @@ exit:
 ; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S3]]
 ; CHECK: %[[S0:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 0
 ; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S0]]
+; CHECK: [[W2:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 2
+; CHECK-NEXT: store i32 4, ptr [[W2]]
+; CHECK: [[W5:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 5
+; CHECK-NEXT: store i32 1, ptr [[W5]]
 ; CHECK-NOT: co_keyed
 ; CHECK: call void @gm_ool__before_mem__[[LA:[0-9]+]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 1)
@@ -150,6 +155,7 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; The copy for loop sites with local accumulators: element %3 of array %2.
 ; CHECK: define internal void @gm_ool__before_mem__[[LA]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
 ; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
+; CHECK-NOT: icmp {{.*}} %gm.acc, null
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
