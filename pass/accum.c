@@ -17,13 +17,16 @@
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
 #define GM_ACCUM_WORDS 6
 
-struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; int index; };
-/* A kernel's accumulators: in registers (nreg), and in local memory
- * (nlocal of lcap: elements of one array lbase, for out-of-line copies). */
+struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; int index, local; };
+/* A kernel's accumulators: in registers (nreg), and in local memory:
+ * elements of one array lbase of lcap, for out-of-line copies, those of
+ * flush function lf[j] contiguous from lfbase[j] (lfcap[j] of them,
+ * lfused[j] made), so one loop per flush function flushes them. */
 struct gm_kacc {
     struct gm_acc v[GM_ACCUM_MAX + GM_ACCUM_LOCAL_MAX];
-    int n, nreg, nlocal, lcap;
-    LLVMValueRef lbase;
+    int n, nreg, lcap, nlf;
+    LLVMValueRef lbase, lf[GM_OOL_ACCS];
+    int lfbase[GM_OOL_ACCS], lfcap[GM_OOL_ACCS], lfused[GM_OOL_ACCS];
 };
 
 
@@ -148,10 +151,12 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
     for (int i = 0; i < k->n; i++)
         if (k->v[i].flush == flush && k->v[i].site == site)
             return k->v[i].slot;
-    int *used = local ? &k->nlocal : &k->nreg;
-    if (*used == (local ? k->lcap : GM_ACCUM_MAX))
+    int j = 0;
+    while (local && j < k->nlf && k->lf[j] != flush)
+        j++;
+    if (local ? j == k->nlf || k->lfused[j] == k->lfcap[j] : k->nreg == GM_ACCUM_MAX)
         return NULL;
-    int index = (*used)++;
+    int index = local ? k->lfbase[j] + k->lfused[j]++ : k->nreg++;
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
@@ -170,7 +175,7 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
     LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(ty), a);
     if (local)
         LLVMSetAlignment(z, 8);   /* 24 B elements of an 8-aligned array */
-    k->v[k->n++] = (struct gm_acc){flush, a, site, index};
+    k->v[k->n++] = (struct gm_acc){flush, a, site, index, local};
     return a;
 }
 
@@ -308,32 +313,114 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
     LLVMInstructionEraseFromParent(call);
 }
 
-/* Local accumulators f can need: its stub calls passed to copies, at
- * most GM_ACCUM_LOCAL_MAX. */
-static int local_cap(LLVMValueRef *calls, size_t n)
+/* Local accumulators kernel k can need: its stub calls passed to copies,
+ * at most GM_ACCUM_LOCAL_MAX, grouped by flush function. */
+static void local_cap(struct gm_kacc *k, LLVMModuleRef m, LLVMValueRef *calls, size_t n)
 {
-    int c = 0;
-    for (size_t i = 0; i < n && c < GM_ACCUM_LOCAL_MAX; i++)
-        c += passed_to_copy(calls[i]);
-    return c;
+    for (size_t i = 0; i < n && k->lcap < GM_ACCUM_LOCAL_MAX; i++) {
+        LLVMValueRef fl = flush_fn(m, accum_callee(calls[i]));
+        if (!fl || !passed_to_copy(calls[i]))
+            continue;
+        int j = 0;
+        while (j < k->nlf && k->lf[j] != fl)
+            j++;
+        if (j == GM_OOL_ACCS)
+            continue;
+        if (j == k->nlf)
+            k->lf[k->nlf++] = fl;
+        k->lfcap[j]++;
+        k->lcap++;
+    }
+    for (int j = 1; j < k->nlf; j++)
+        k->lfbase[j] = k->lfbase[j - 1] + k->lfcap[j - 1];
 }
 
-/* Before each ret of f: flush every accumulator. */
+/* Site of each element of k's local array, as a constant table. */
+static LLVMValueRef site_table(const struct gm_kacc *k, LLVMModuleRef m)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    LLVMValueRef *v = calloc((size_t)k->lcap + 1, sizeof *v);
+    if (!v)
+        abort();
+    for (int i = 0; i < k->lcap; i++)
+        v[i] = LLVMConstInt(i32, 0, 0);
+    for (int i = 0; i < k->n; i++)
+        if (k->v[i].local)
+            v[k->v[i].index] = LLVMConstInt(i32, k->v[i].site, 0);
+    LLVMValueRef init = LLVMConstArray2(i32, v, (uint64_t)k->lcap);
+    free(v);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, LLVMTypeOf(init), "gm.lacc.sites", 4);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+/* Before ret (b is there): for i in [base, base + n): flush(sites[i],
+ * &lbase[i]); ret moves to a new block after the loop. */
+static void flush_loop(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ret,
+                       LLVMValueRef sites, LLVMValueRef flush, int base, int n)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef aty = LLVMArrayType2(LLVMArrayType2(i32, GM_ACCUM_WORDS), (uint64_t)k->lcap);
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(ret);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, f, "gm.lflush");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "gm.lflush.done");
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef i = LLVMBuildPhi(b, i32, "gm.lflush.i");
+    LLVMValueRef ix[2] = {LLVMConstInt(i32, 0, 0), i};
+    LLVMValueRef sp = LLVMBuildInBoundsGEP2(b, LLVMGlobalGetValueType(sites), sites, ix, 2, "");
+    LLVMValueRef args[2] = {LLVMBuildLoad2(b, i32, sp, ""),
+                            LLVMBuildInBoundsGEP2(b, aty, k->lbase, ix, 2, "")};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(flush), flush, args, 2, "");
+    LLVMValueRef next = LLVMBuildAdd(b, i, LLVMConstInt(i32, 1, 0), "");
+    LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, LLVMConstInt(i32, (unsigned)(base + n), 0), "");
+    LLVMBuildCondBr(b, more, loop, done);
+    LLVMValueRef inv[2] = {LLVMConstInt(i32, (unsigned)base, 0), next};
+    LLVMBasicBlockRef inb[2] = {from, loop};
+    LLVMAddIncoming(i, inv, inb, 2);
+    LLVMInstructionRemoveFromParent(ret);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMInsertIntoBuilder(b, ret);
+    LLVMPositionBuilderBefore(b, ret);
+}
+
+/* Before each ret of f: flush every register accumulator, then the
+ * local ones, one loop per flush function. */
 static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMValueRef *rets = NULL, sites = NULL;
+    size_t nret = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
             continue;
+        if (!(rets = realloc(rets, (nret + 1) * sizeof *rets)))
+            abort();
+        rets[nret++] = t;
+    }
+    for (int j = 0; j < k->nlf && !sites; j++)
+        if (k->lfused[j])
+            sites = site_table(k, LLVMGetGlobalParent(f));
+    for (size_t r = 0; r < nret; r++) {
+        LLVMValueRef t = rets[r];
         LLVMPositionBuilderBefore(b, t);
         gm_set_loc(b, f, t);
         for (int i = 0; i < k->n; i++) {
+            if (k->v[i].local)
+                continue;
             LLVMValueRef args[2] = {
                 LLVMConstInt(LLVMInt32TypeInContext(ctx), k->v[i].site, 0), k->v[i].slot};
             LLVMBuildCall2(b, LLVMGlobalGetValueType(k->v[i].flush), k->v[i].flush, args, 2, "");
         }
+        for (int j = 0; j < k->nlf; j++)
+            if (k->lfused[j])
+                flush_loop(k, b, f, t, sites, k->lf[j], k->lfbase[j], k->lfused[j]);
     }
+    free(rets);
 }
 
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
@@ -350,7 +437,8 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
-        k.lcap = kernel ? local_cap(calls, n) : 0;
+        if (kernel)
+            local_cap(&k, m, calls, n);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);

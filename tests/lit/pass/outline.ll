@@ -20,6 +20,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
+; CHECK: @gm.lacc.sites = private addrspace(4) constant [4 x i32] [i32 5, i32 6, i32 7, i32 8]
 ; CHECK-LABEL: define ptx_kernel void @straight(
 ; CHECK-NOT: alloca
 ; CHECK: call void @gm_ool__before_mem__[[LD:[0-9]+]](i32 0, i64 %{{[0-9]+}})
@@ -74,7 +75,8 @@ exit:
 ; the array and the site's element, the copy takes the element (its
 ; pointer parameter names the stub it stands for; its test for a missing
 ; accumulator is folded away), each gets its loop step (D = 4) in the
-; preheader, and each is flushed before the kernel returns.
+; preheader, and before the kernel returns one loop flushes them all
+; (their sites from the constant table @gm.lacc.sites).
 ; CHECK-LABEL: define ptx_kernel void @loop4(
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %gm.lacc = alloca [4 x [6 x i32]]
@@ -93,8 +95,15 @@ exit:
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 2)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 3)
 ; CHECK: exit:
-; CHECK-COUNT-4: call fastcc void @_ZL12co_flush_alljjj(
-; CHECK: ret void
+; CHECK: gm.lflush:
+; CHECK: %gm.lflush.i = phi i32 [ 0, %exit ], [ [[NEXT:%[0-9]+]], %{{.*}} ]
+; CHECK: getelementptr inbounds [4 x i32], ptr addrspace(4) @gm.lacc.sites, i32 0, i32 %gm.lflush.i
+; CHECK: getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 %gm.lflush.i
+; CHECK: call fastcc void @_ZL12co_flush_alljjj(
+; CHECK: [[NEXT]] = add i32 %gm.lflush.i, 1
+; CHECK-NEXT: icmp ult i32 [[NEXT]], 4
+; CHECK: gm.lflush.done:
+; CHECK-NEXT: ret void
 define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %body
