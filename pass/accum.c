@@ -5,30 +5,20 @@
  * CFG cycle (inside a loop), becomes a private [GM_ACCUM_WORDS x i32]
  * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
- * acc) is called before every ret of the kernel. Every other call becomes
- * NULL, and the handler updates memory directly. Depends on LLVM-C (Core), calls.c
- * and the handler SDK's names.
+ * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
+ * kernel). A call whose result a kernel passes to an out-of-line copy
+ * (outline.c) becomes an element of one local-memory array instead, and
+ * the copy's calls the element it was passed (lacc.c). Every other call
+ * becomes NULL, and the handler updates memory directly. Depends on LLVM-C
+ * (Core), calls.c, lacc.c, loopinv.c and the handler SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "accum.h"
 #include "internal.h"
 
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
-#define GM_ACCUM_WORDS 6
-
-struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; int index, local; };
-/* A kernel's accumulators: in registers (nreg), and in local memory:
- * elements of one array lbase of lcap, for out-of-line copies, those of
- * flush function lf[j] contiguous from lfbase[j] (lfcap[j] of them,
- * lfused[j] made), so one loop per flush function flushes them. */
-struct gm_kacc {
-    struct gm_acc v[GM_ACCUM_MAX + GM_ACCUM_LOCAL_MAX];
-    int n, nreg, lcap, nlf;
-    LLVMValueRef lbase, lf[GM_OOL_ACCS];
-    int lfbase[GM_OOL_ACCS], lfcap[GM_OOL_ACCS], lfused[GM_OOL_ACCS];
-};
-
 
 static int cmp_ptr(const void *a, const void *b)
 {
@@ -102,45 +92,24 @@ static LLVMValueRef named_fn(LLVMModuleRef m, LLVMValueRef callee, const char *p
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
-static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
+LLVMValueRef gm_accum_flush_fn(LLVMModuleRef m, LLVMValueRef callee)
 {
     return named_fn(m, callee, GM_ACCUM_FLUSH_PREFIX);
 }
 
-static LLVMValueRef accum_callee(LLVMValueRef in)
+LLVMValueRef gm_accum_callee(LLVMValueRef in)
 {
     return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
 }
 
 /* The position after the allocas of f's entry block. */
-static void after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
+void gm_after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
 {
     LLVMValueRef at = LLVMGetFirstInstruction(entry);
     while (at && LLVMIsAAllocaInst(at))
         at = LLVMGetNextInstruction(at);
     if (at) LLVMPositionBuilderBefore(b, at);
     else LLVMPositionBuilderAtEnd(b, entry);
-}
-
-/* Element i of the kernel's array of accumulators in local memory (made
- * on first use, k->lcap elements). */
-static LLVMValueRef local_slot(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMTypeRef ty,
-                               int i)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef aty = LLVMArrayType2(ty, (uint64_t)k->lcap);
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-    if (!k->lbase) {
-        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-        LLVMSetCurrentDebugLocation2(b, NULL);
-        k->lbase = LLVMBuildAlloca(b, aty, "gm.lacc");
-        LLVMSetAlignment(k->lbase, 8);
-    }
-    after_allocas(b, entry);
-    LLVMSetCurrentDebugLocation2(b, NULL);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-    LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)i, 0)};
-    return LLVMBuildInBoundsGEP2(b, aty, k->lbase, idx, 2, "gm.lacc.slot");
 }
 
 /* The accumulator of (flush, site) in kernel k, made on first use; local:
@@ -162,7 +131,7 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
     LLVMValueRef a;
     if (local) {
-        a = local_slot(k, b, f, ty, index);
+        a = gm_lacc_slot(k, b, f, ty, index);
     } else {
         LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
         LLVMSetCurrentDebugLocation2(b, NULL);
@@ -170,7 +139,7 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
         /* the zeroing store goes after every alloca of the entry block, so
          * code later inserted at the entry (block init) keeps all
          * accumulators' allocas together there, where SROA promotes them */
-        after_allocas(b, entry);
+        gm_after_allocas(b, entry);
     }
     LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(ty), a);
     if (local)
@@ -210,181 +179,32 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
 }
 
-/* Whether every use of call is an argument of an out-of-line copy. */
-static int passed_to_copy(LLVMValueRef call)
-{
-    LLVMUseRef u = LLVMGetFirstUse(call);
-    for (; u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef x = LLVMGetUser(u);
-        if (!gm_prefixed_callee(x, GM_OOL_PREFIX) || LLVMGetCalledValue(x) == call)
-            return 0;
-    }
-    return LLVMGetFirstUse(call) != NULL;
-}
-
-/* The parameter of an out-of-line copy f that carries the accumulators of
- * stub callee (its GM_ACC_PARAM_ATTR names the stub, outline.c; the
- * element's index is the next parameter), or -1. */
-static int copy_param(LLVMValueRef f, LLVMValueRef callee)
-{
-    size_t n = 0, fn = 0;
-    const char *name = LLVMGetValueName2(callee, &n);
-    if (!gm_starts_with(LLVMGetValueName2(f, &fn), GM_OOL_PREFIX))
-        return -1;
-    unsigned np = LLVMCountParams(f);
-    for (unsigned i = 0; i + 1 < np; i++) {
-        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, i + 1, GM_ACC_PARAM_ATTR,
-                                                           (unsigned)strlen(GM_ACC_PARAM_ATTR));
-        unsigned len = 0;
-        const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
-        if (v && len == n && !memcmp(v, name, n))
-            return (int)i;
-    }
-    return -1;
-}
-
-/* In an out-of-line copy: the stub's call becomes element (index
- * parameter) of the array (pointer parameter) the kernel passed. */
-static void lower_in_copy(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int p)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
-    LLVMValueRef idx = LLVMGetParam(f, (unsigned)p + 1);
-    LLVMPositionBuilderBefore(b, call);
-    LLVMValueRef a = LLVMBuildGEP2(b, ty, LLVMGetParam(f, (unsigned)p), &idx, 1, "gm.acc");
-    /* every call passes an element (pass_local): the handlers' direct
-     * path for a missing accumulator is dead here */
-    gm_fold_null_tests(call, 1);
-    LLVMReplaceAllUsesWith(call, a);
-    LLVMInstructionEraseFromParent(call);
-}
-
-/* In a kernel: the stub's call passed to out-of-line copies becomes the
- * array of local accumulators and the slot's index there (pointer and
- * index arguments). There is always a slot: outline.c passes stubs with a
- * flush function only, at loop sites of kernels, at most
- * GM_ACCUM_LOCAL_MAX a kernel, and k->lcap counts them all. */
-static void pass_local(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot)
-{
-    if (!slot)
-        abort();   /* broken invariant (above): the copy assumes an element */
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(call)));
-    int index = 0;
-    for (int i = 0; i < k->n; i++)
-        if (k->v[i].slot == slot)
-            index = k->v[i].index;
-    LLVMUseRef u;
-    while ((u = LLVMGetFirstUse(call))) {
-        LLVMValueRef x = LLVMGetUser(u);
-        unsigned j = 0;
-        while (LLVMGetOperand(x, j) != call)
-            j++;
-        LLVMSetOperand(x, j, k->lbase);
-        LLVMSetOperand(x, j + 1, LLVMConstInt(i32, (unsigned)index, 0));
-    }
-    LLVMInstructionEraseFromParent(call);
-}
-
 /* Replaces one gm_accum__ call: an accumulator, the one an out-of-line
  * copy was passed, or NULL. */
 static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
                        LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
-    LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
+    LLVMValueRef flush = gm_accum_flush_fn(m, gm_accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    int p = kernel ? -1 : copy_param(f, accum_callee(call)), local = kernel && passed_to_copy(call);
+    int p = kernel ? -1 : gm_lacc_param(f, gm_accum_callee(call)), local = kernel && gm_lacc_passed(call);
     if (p >= 0) {
-        lower_in_copy(b, f, call, p);
+        gm_lacc_lower_in_copy(b, f, call, p);
         return;
     }
     if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
         int n0 = k->n;
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site), local);
         if (slot && k->n > n0)
-            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
+            step_for(b, gm_accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
     }
     if (local) {
-        pass_local(k, call, slot);
+        gm_lacc_pass(k, call, slot);
         return;
     }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
-}
-
-/* Local accumulators kernel k can need: its stub calls passed to copies,
- * at most GM_ACCUM_LOCAL_MAX, grouped by flush function. */
-static void local_cap(struct gm_kacc *k, LLVMModuleRef m, LLVMValueRef *calls, size_t n)
-{
-    for (size_t i = 0; i < n && k->lcap < GM_ACCUM_LOCAL_MAX; i++) {
-        LLVMValueRef fl = flush_fn(m, accum_callee(calls[i]));
-        if (!fl || !passed_to_copy(calls[i]))
-            continue;
-        int j = 0;
-        while (j < k->nlf && k->lf[j] != fl)
-            j++;
-        if (j == GM_OOL_ACCS)
-            continue;
-        if (j == k->nlf)
-            k->lf[k->nlf++] = fl;
-        k->lfcap[j]++;
-        k->lcap++;
-    }
-    for (int j = 1; j < k->nlf; j++)
-        k->lfbase[j] = k->lfbase[j - 1] + k->lfcap[j - 1];
-}
-
-/* Site of each element of k's local array, as a constant table. */
-static LLVMValueRef site_table(const struct gm_kacc *k, LLVMModuleRef m)
-{
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-    LLVMValueRef *v = calloc((size_t)k->lcap + 1, sizeof *v);
-    if (!v)
-        abort();
-    for (int i = 0; i < k->lcap; i++)
-        v[i] = LLVMConstInt(i32, 0, 0);
-    for (int i = 0; i < k->n; i++)
-        if (k->v[i].local)
-            v[k->v[i].index] = LLVMConstInt(i32, k->v[i].site, 0);
-    LLVMValueRef init = LLVMConstArray2(i32, v, (uint64_t)k->lcap);
-    free(v);
-    LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, LLVMTypeOf(init), "gm.lacc.sites", 4);
-    LLVMSetInitializer(g, init);
-    LLVMSetGlobalConstant(g, 1);
-    LLVMSetLinkage(g, LLVMPrivateLinkage);
-    return g;
-}
-
-/* Before ret (b is there): for i in [base, base + n): flush(sites[i],
- * &lbase[i]); ret moves to a new block after the loop. */
-static void flush_loop(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ret,
-                       LLVMValueRef sites, LLVMValueRef flush, int base, int n)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-    LLVMTypeRef aty = LLVMArrayType2(LLVMArrayType2(i32, GM_ACCUM_WORDS), (uint64_t)k->lcap);
-    LLVMBasicBlockRef from = LLVMGetInstructionParent(ret);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, f, "gm.lflush");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "gm.lflush.done");
-    LLVMBuildBr(b, loop);
-    LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef i = LLVMBuildPhi(b, i32, "gm.lflush.i");
-    LLVMValueRef ix[2] = {LLVMConstInt(i32, 0, 0), i};
-    LLVMValueRef sp = LLVMBuildInBoundsGEP2(b, LLVMGlobalGetValueType(sites), sites, ix, 2, "");
-    LLVMValueRef args[2] = {LLVMBuildLoad2(b, i32, sp, ""),
-                            LLVMBuildInBoundsGEP2(b, aty, k->lbase, ix, 2, "")};
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(flush), flush, args, 2, "");
-    LLVMValueRef next = LLVMBuildAdd(b, i, LLVMConstInt(i32, 1, 0), "");
-    LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, LLVMConstInt(i32, (unsigned)(base + n), 0), "");
-    LLVMBuildCondBr(b, more, loop, done);
-    LLVMValueRef inv[2] = {LLVMConstInt(i32, (unsigned)base, 0), next};
-    LLVMBasicBlockRef inb[2] = {from, loop};
-    LLVMAddIncoming(i, inv, inb, 2);
-    LLVMInstructionRemoveFromParent(ret);
-    LLVMPositionBuilderAtEnd(b, done);
-    LLVMInsertIntoBuilder(b, ret);
-    LLVMPositionBuilderBefore(b, ret);
 }
 
 /* Before each ret of f: flush every register accumulator, then the
@@ -404,7 +224,7 @@ static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef 
     }
     for (int j = 0; j < k->nlf && !sites; j++)
         if (k->lfused[j])
-            sites = site_table(k, LLVMGetGlobalParent(f));
+            sites = gm_lacc_sites(k, LLVMGetGlobalParent(f));
     for (size_t r = 0; r < nret; r++) {
         LLVMValueRef t = rets[r];
         LLVMPositionBuilderBefore(b, t);
@@ -418,7 +238,7 @@ static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef 
         }
         for (int j = 0; j < k->nlf; j++)
             if (k->lfused[j])
-                flush_loop(k, b, f, t, sites, k->lf[j], k->lfbase[j], k->lfused[j]);
+                gm_lacc_flush_loop(k, b, f, t, sites, k->lf[j], k->lfbase[j], k->lfused[j]);
     }
     free(rets);
 }
@@ -438,7 +258,7 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
         if (kernel)
-            local_cap(&k, m, calls, n);
+            gm_lacc_cap(&k, m, calls, n);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);
