@@ -92,24 +92,14 @@ static LLVMValueRef named_fn(LLVMModuleRef m, LLVMValueRef callee, const char *p
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
-LLVMValueRef gm_accum_flush_fn(LLVMModuleRef m, LLVMValueRef callee)
+static LLVMValueRef flush_fn(LLVMModuleRef m, LLVMValueRef callee)
 {
     return named_fn(m, callee, GM_ACCUM_FLUSH_PREFIX);
 }
 
-LLVMValueRef gm_accum_callee(LLVMValueRef in)
+static LLVMValueRef accum_callee(LLVMValueRef in)
 {
     return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
-}
-
-/* The position after the allocas of f's entry block. */
-void gm_after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
-{
-    LLVMValueRef at = LLVMGetFirstInstruction(entry);
-    while (at && LLVMIsAAllocaInst(at))
-        at = LLVMGetNextInstruction(at);
-    if (at) LLVMPositionBuilderBefore(b, at);
-    else LLVMPositionBuilderAtEnd(b, entry);
 }
 
 /* The accumulator of (flush, site) in kernel k, made on first use; local:
@@ -185,9 +175,9 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
                        LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
-    LLVMValueRef flush = gm_accum_flush_fn(m, gm_accum_callee(call)), site = LLVMGetOperand(call, 0);
+    LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    int p = kernel ? -1 : gm_lacc_param(f, gm_accum_callee(call)), local = kernel && gm_lacc_passed(call);
+    int p = kernel ? -1 : gm_lacc_param(f, accum_callee(call)), local = kernel && gm_lacc_passed(call);
     if (p >= 0) {
         gm_lacc_lower_in_copy(b, f, call, p);
         return;
@@ -196,7 +186,7 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
         int n0 = k->n;
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site), local);
         if (slot && k->n > n0)
-            step_for(b, gm_accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
+            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
     }
     if (local) {
         gm_lacc_pass(k, call, slot);
@@ -257,8 +247,9 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
-        if (kernel)
-            gm_lacc_cap(&k, m, calls, n);
+        for (size_t i = 0; kernel && i < n; i++)
+            gm_lacc_count(&k, calls[i], flush_fn(m, accum_callee(calls[i])));
+        gm_lacc_bases(&k);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);

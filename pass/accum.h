@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A kernel's accumulators while accum.c lowers its gm_accum__ calls, and
- * the helpers accum.c and lacc.c (accumulators in local memory) share.
+ * lacc.c's functions (accumulators in local memory) that accum.c calls.
  * Depends on LLVM-C (Core) and internal.h only.
  */
 #ifndef GM_PASS_ACCUM_H
@@ -23,19 +23,16 @@ struct gm_kacc {
     int lfbase[GM_OOL_ACCS], lfcap[GM_OOL_ACCS], lfused[GM_OOL_ACCS];
 };
 
-/* accum.c */
-LLVMValueRef gm_accum_callee(LLVMValueRef call);                     /* gm_accum__NAME */
-LLVMValueRef gm_accum_flush_fn(LLVMModuleRef m, LLVMValueRef callee); /* its flush, if defined */
-void gm_after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry);    /* position there */
-
 /* lacc.c: accumulators in local memory for out-of-line copies */
+void gm_after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry);
 LLVMValueRef gm_lacc_slot(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMTypeRef ty,
                           int i);
 int gm_lacc_passed(LLVMValueRef call);
 int gm_lacc_param(LLVMValueRef f, LLVMValueRef callee);
 void gm_lacc_lower_in_copy(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int p);
 void gm_lacc_pass(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot);
-void gm_lacc_cap(struct gm_kacc *k, LLVMModuleRef m, LLVMValueRef *calls, size_t n);
+void gm_lacc_count(struct gm_kacc *k, LLVMValueRef call, LLVMValueRef flush);
+void gm_lacc_bases(struct gm_kacc *k);
 LLVMValueRef gm_lacc_sites(const struct gm_kacc *k, LLVMModuleRef m);
 void gm_lacc_flush_loop(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef ret,
                         LLVMValueRef sites, LLVMValueRef flush, int base, int n);

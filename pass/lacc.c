@@ -7,11 +7,21 @@
  * stub calls become that element. Elements of one flush function are
  * contiguous, flushed by one loop at each return (gm.lflush, their sites
  * from the constant table gm.lacc.sites). Depends on LLVM-C (Core),
- * accum.h and calls.c.
+ * accum.h (the state only) and calls.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "accum.h"
+
+/* Positions b after the allocas of the entry block. */
+void gm_after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
+{
+    LLVMValueRef at = LLVMGetFirstInstruction(entry);
+    while (at && LLVMIsAAllocaInst(at))
+        at = LLVMGetNextInstruction(at);
+    if (at) LLVMPositionBuilderBefore(b, at);
+    else LLVMPositionBuilderAtEnd(b, entry);
+}
 
 /* Element i of the kernel's array of accumulators in local memory (made
  * on first use, k->lcap elements). */
@@ -109,24 +119,27 @@ void gm_lacc_pass(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot)
     LLVMInstructionEraseFromParent(call);
 }
 
-/* Local accumulators kernel k can need: its stub calls passed to copies,
- * at most GM_ACCUM_LOCAL_MAX, grouped by flush function. */
-void gm_lacc_cap(struct gm_kacc *k, LLVMModuleRef m, LLVMValueRef *calls, size_t n)
+/* Counts call (a gm_accum__ call with flush function flush, or NULL) among
+ * the local accumulators kernel k can need: those passed to copies, at
+ * most GM_ACCUM_LOCAL_MAX, grouped by flush function. */
+void gm_lacc_count(struct gm_kacc *k, LLVMValueRef call, LLVMValueRef flush)
 {
-    for (size_t i = 0; i < n && k->lcap < GM_ACCUM_LOCAL_MAX; i++) {
-        LLVMValueRef fl = gm_accum_flush_fn(m, gm_accum_callee(calls[i]));
-        if (!fl || !gm_lacc_passed(calls[i]))
-            continue;
-        int j = 0;
-        while (j < k->nlf && k->lf[j] != fl)
-            j++;
-        if (j == GM_OOL_ACCS)
-            continue;
-        if (j == k->nlf)
-            k->lf[k->nlf++] = fl;
-        k->lfcap[j]++;
-        k->lcap++;
-    }
+    if (k->lcap == GM_ACCUM_LOCAL_MAX || !flush || !gm_lacc_passed(call))
+        return;
+    int j = 0;
+    while (j < k->nlf && k->lf[j] != flush)
+        j++;
+    if (j == GM_OOL_ACCS)
+        return;
+    if (j == k->nlf)
+        k->lf[k->nlf++] = flush;
+    k->lfcap[j]++;
+    k->lcap++;
+}
+
+/* Where each flush function's elements start, once every call is counted. */
+void gm_lacc_bases(struct gm_kacc *k)
+{
     for (int j = 1; j < k->nlf; j++)
         k->lfbase[j] = k->lfbase[j - 1] + k->lfcap[j - 1];
 }
