@@ -127,7 +127,7 @@ static struct cand site_cost(const struct gm_ool *o, size_t i)
     return c;
 }
 
-/* Loop depth (plan_depth) and loop step (GM_OOL_STEP) of the loop sites
+/* Loop depth (o->depth) and loop step (GM_OOL_STEP) of the loop sites
  * of f among [i0, i1). */
 static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_blocks *g)
 {
