@@ -11,6 +11,10 @@
  * its register accumulators last (GM_ACCUM_MAX). The plan is made for all
  * sites before any call is inserted; the budget goes to a kernel's loop
  * sites best ranked first (cmp_cand: deepest loop, loop steps, branches).
+ * The kernel's other loop sites with a step, and its other loop branches,
+ * pass accumulators in local memory to their copy (GM_OOL_LACC, at most
+ * GM_ACCUM_LOCAL_MAX: a copy of its own with one more pointer and index
+ * per accumulator stub, lowered by accum.c and lacc.c).
  * Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
