@@ -5,27 +5,20 @@
  * CFG cycle (inside a loop), becomes a private [GM_ACCUM_WORDS x i32]
  * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
- * acc) is called before every ret of the kernel. Every other call becomes
- * NULL, and the handler updates memory directly. Depends on LLVM-C (Core), calls.c
- * and the handler SDK's names.
+ * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
+ * kernel). A call whose result a kernel passes to an out-of-line copy
+ * (outline.c) becomes an element of one local-memory array instead, and
+ * the copy's calls the element it was passed (lacc.c). Every other call
+ * becomes NULL, and the handler updates memory directly. Depends on LLVM-C
+ * (Core), calls.c, lacc.c, loopinv.c and the handler SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "accum.h"
 #include "internal.h"
 
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
-#define GM_ACCUM_WORDS 6
-
-struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; int index; };
-/* A kernel's accumulators: in registers (nreg), and in local memory
- * (nlocal of lcap: elements of one array lbase, for out-of-line copies). */
-struct gm_kacc {
-    struct gm_acc v[GM_ACCUM_MAX + GM_ACCUM_LOCAL_MAX];
-    int n, nreg, nlocal, lcap;
-    LLVMValueRef lbase;
-};
-
 
 static int cmp_ptr(const void *a, const void *b)
 {
@@ -109,36 +102,6 @@ static LLVMValueRef accum_callee(LLVMValueRef in)
     return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
 }
 
-/* The position after the allocas of f's entry block. */
-static void after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
-{
-    LLVMValueRef at = LLVMGetFirstInstruction(entry);
-    while (at && LLVMIsAAllocaInst(at))
-        at = LLVMGetNextInstruction(at);
-    if (at) LLVMPositionBuilderBefore(b, at);
-    else LLVMPositionBuilderAtEnd(b, entry);
-}
-
-/* Element i of the kernel's array of accumulators in local memory (made
- * on first use, k->lcap elements). */
-static LLVMValueRef local_slot(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f, LLVMTypeRef ty,
-                               int i)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef aty = LLVMArrayType2(ty, (uint64_t)k->lcap);
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-    if (!k->lbase) {
-        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-        LLVMSetCurrentDebugLocation2(b, NULL);
-        k->lbase = LLVMBuildAlloca(b, aty, "gm.lacc");
-    }
-    after_allocas(b, entry);
-    LLVMSetCurrentDebugLocation2(b, NULL);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-    LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)i, 0)};
-    return LLVMBuildInBoundsGEP2(b, aty, k->lbase, idx, 2, "gm.lacc.slot");
-}
-
 /* The accumulator of (flush, site) in kernel k, made on first use; local:
  * one passed to an out-of-line copy (an element of k->lbase). */
 static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
@@ -147,16 +110,18 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
     for (int i = 0; i < k->n; i++)
         if (k->v[i].flush == flush && k->v[i].site == site)
             return k->v[i].slot;
-    int *used = local ? &k->nlocal : &k->nreg;
-    if (*used == (local ? k->lcap : GM_ACCUM_MAX))
+    int j = 0;
+    while (local && j < k->nlf && k->lf[j] != flush)
+        j++;
+    if (local ? j == k->nlf || k->lfused[j] == k->lfcap[j] : k->nreg == GM_ACCUM_MAX)
         return NULL;
-    int index = (*used)++;
+    int index = local ? k->lfbase[j] + k->lfused[j]++ : k->nreg++;
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
     LLVMValueRef a;
     if (local) {
-        a = local_slot(k, b, f, ty, index);
+        a = gm_lacc_slot(k, b, f, ty, index);
     } else {
         LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
         LLVMSetCurrentDebugLocation2(b, NULL);
@@ -164,10 +129,12 @@ static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f
         /* the zeroing store goes after every alloca of the entry block, so
          * code later inserted at the entry (block init) keeps all
          * accumulators' allocas together there, where SROA promotes them */
-        after_allocas(b, entry);
+        gm_after_allocas(b, entry);
     }
-    LLVMBuildStore(b, LLVMConstNull(ty), a);
-    k->v[k->n++] = (struct gm_acc){flush, a, site, index};
+    LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(ty), a);
+    if (local)
+        LLVMSetAlignment(z, 8);   /* 24 B elements of an 8-aligned array */
+    k->v[k->n++] = (struct gm_acc){flush, a, site, index, local};
     return a;
 }
 
@@ -202,74 +169,6 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
 }
 
-/* Whether every use of call is an argument of an out-of-line copy. */
-static int passed_to_copy(LLVMValueRef call)
-{
-    LLVMUseRef u = LLVMGetFirstUse(call);
-    for (; u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef x = LLVMGetUser(u);
-        if (!gm_prefixed_callee(x, GM_OOL_PREFIX) || LLVMGetCalledValue(x) == call)
-            return 0;
-    }
-    return LLVMGetFirstUse(call) != NULL;
-}
-
-/* The parameter of an out-of-line copy f that carries the accumulators of
- * stub callee (its GM_ACC_PARAM_ATTR names the stub, outline.c; the
- * element's index is the next parameter), or -1. */
-static int copy_param(LLVMValueRef f, LLVMValueRef callee)
-{
-    size_t n = 0, fn = 0;
-    const char *name = LLVMGetValueName2(callee, &n);
-    if (!gm_starts_with(LLVMGetValueName2(f, &fn), GM_OOL_PREFIX))
-        return -1;
-    unsigned np = LLVMCountParams(f);
-    for (unsigned i = 0; i + 1 < np; i++) {
-        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, i + 1, GM_ACC_PARAM_ATTR,
-                                                           (unsigned)strlen(GM_ACC_PARAM_ATTR));
-        unsigned len = 0;
-        const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
-        if (v && len == n && !memcmp(v, name, n))
-            return (int)i;
-    }
-    return -1;
-}
-
-/* In an out-of-line copy: the stub's call becomes element (index
- * parameter) of the array (pointer parameter) the kernel passed. */
-static void lower_in_copy(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int p)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
-    LLVMValueRef idx = LLVMGetParam(f, (unsigned)p + 1);
-    LLVMPositionBuilderBefore(b, call);
-    LLVMValueRef a = LLVMBuildGEP2(b, ty, LLVMGetParam(f, (unsigned)p), &idx, 1, "gm.acc");
-    LLVMReplaceAllUsesWith(call, a);
-    LLVMInstructionEraseFromParent(call);
-}
-
-/* In a kernel: the stub's call passed to out-of-line copies becomes the
- * array of local accumulators and the slot's index there (pointer and
- * index arguments), or a null pointer (no slot). */
-static void pass_local(const struct gm_kacc *k, LLVMValueRef call, LLVMValueRef slot)
-{
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(call)));
-    int index = 0;
-    for (int i = 0; i < k->n; i++)
-        if (k->v[i].slot == slot)
-            index = k->v[i].index;
-    LLVMUseRef u;
-    while ((u = LLVMGetFirstUse(call))) {
-        LLVMValueRef x = LLVMGetUser(u);
-        unsigned j = 0;
-        while (LLVMGetOperand(x, j) != call)
-            j++;
-        LLVMSetOperand(x, j, slot ? k->lbase : LLVMConstPointerNull(LLVMTypeOf(call)));
-        LLVMSetOperand(x, j + 1, LLVMConstInt(i32, (unsigned)index, 0));
-    }
-    LLVMInstructionEraseFromParent(call);
-}
-
 /* Replaces one gm_accum__ call: an accumulator, the one an out-of-line
  * copy was passed, or NULL. */
 static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
@@ -278,9 +177,9 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    int p = kernel ? -1 : copy_param(f, accum_callee(call)), local = kernel && passed_to_copy(call);
+    int p = kernel ? -1 : gm_lacc_param(f, accum_callee(call)), local = kernel && gm_lacc_passed(call);
     if (p >= 0) {
-        lower_in_copy(b, f, call, p);
+        gm_lacc_lower_in_copy(b, f, call, p);
         return;
     }
     if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
@@ -290,7 +189,7 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
             step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
     }
     if (local) {
-        pass_local(k, call, slot);
+        gm_lacc_pass(k, call, slot);
         return;
     }
     gm_fold_null_tests(call, slot != NULL);
@@ -298,32 +197,40 @@ static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b,
     LLVMInstructionEraseFromParent(call);
 }
 
-/* Local accumulators f can need: its stub calls passed to copies, at
- * most GM_ACCUM_LOCAL_MAX. */
-static int local_cap(LLVMValueRef *calls, size_t n)
-{
-    int c = 0;
-    for (size_t i = 0; i < n && c < GM_ACCUM_LOCAL_MAX; i++)
-        c += passed_to_copy(calls[i]);
-    return c;
-}
-
-/* Before each ret of f: flush every accumulator. */
+/* Before each ret of f: flush every register accumulator, then the
+ * local ones, one loop per flush function. */
 static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMValueRef *rets = NULL, sites = NULL;
+    size_t nret = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
             continue;
+        if (!(rets = realloc(rets, (nret + 1) * sizeof *rets)))
+            abort();
+        rets[nret++] = t;
+    }
+    for (int j = 0; j < k->nlf && !sites; j++)
+        if (k->lfused[j])
+            sites = gm_lacc_sites(k, LLVMGetGlobalParent(f));
+    for (size_t r = 0; r < nret; r++) {
+        LLVMValueRef t = rets[r];
         LLVMPositionBuilderBefore(b, t);
         gm_set_loc(b, f, t);
         for (int i = 0; i < k->n; i++) {
+            if (k->v[i].local)
+                continue;
             LLVMValueRef args[2] = {
                 LLVMConstInt(LLVMInt32TypeInContext(ctx), k->v[i].site, 0), k->v[i].slot};
             LLVMBuildCall2(b, LLVMGlobalGetValueType(k->v[i].flush), k->v[i].flush, args, 2, "");
         }
+        for (int j = 0; j < k->nlf; j++)
+            if (k->lfused[j])
+                gm_lacc_flush_loop(k, b, f, t, sites, k->lf[j], k->lfbase[j], k->lfused[j]);
     }
+    free(rets);
 }
 
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
@@ -340,7 +247,9 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
-        k.lcap = kernel ? local_cap(calls, n) : 0;
+        for (size_t i = 0; kernel && i < n; i++)
+            gm_lacc_count(&k, calls[i], flush_fn(m, accum_callee(calls[i])));
+        gm_lacc_bases(&k);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);

@@ -11,6 +11,10 @@
  * its register accumulators last (GM_ACCUM_MAX). The plan is made for all
  * sites before any call is inserted; the budget goes to a kernel's loop
  * sites best ranked first (cmp_cand: deepest loop, loop steps, branches).
+ * The kernel's other loop sites with a step, and its other loop branches,
+ * pass accumulators in local memory to their copy (GM_OOL_LACC, at most
+ * GM_ACCUM_LOCAL_MAX: a copy of its own with one more pointer and index
+ * per accumulator stub, lowered by accum.c and lacc.c).
  * Tiny handlers (no
  * larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
@@ -66,13 +70,29 @@ static unsigned info_index(enum gm_ev ev)
     return ev == GM_EV_BRANCH ? 1 : ev == GM_EV_BMEM || ev == GM_EV_ALOAD ? 2 : 0;
 }
 
+/* Whether the handlers define gm_accum_flush__NAME for stub gm_accum__NAME
+ * (accum.c makes accumulators only for those). */
+static int has_flush(LLVMModuleRef m, LLVMValueRef stub)
+{
+    size_t n = 0, pl = strlen("gm_accum__");
+    const char *name = LLVMGetValueName2(stub, &n);
+    char buf[256];
+    if (n < pl || n - pl + sizeof "gm_accum_flush__" > sizeof buf)
+        return 0;
+    snprintf(buf, sizeof buf, "gm_accum_flush__%.*s", (int)(n - pl), name + pl);
+    LLVMValueRef f = LLVMGetNamedFunction(m, buf);
+    return f && !LLVMIsDeclaration(f);
+}
+
 /* Adds the accumulator stubs (gm_accum__NAME) f calls to ev's list, each
- * once. */
+ * once: those with a flush function. */
 static void note_accum_stubs(struct gm_ool *o, enum gm_ev ev, LLVMValueRef f)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             LLVMValueRef c = gm_prefixed_callee(in, "gm_accum__");
+            if (c && !has_flush(o->m, c))
+                continue;
             unsigned k = 0;
             while (c && k < o->accum[ev] && o->accfn[ev][k] != c)
                 k++;
@@ -111,7 +131,7 @@ static struct cand site_cost(const struct gm_ool *o, size_t i)
     return c;
 }
 
-/* Loop depth (plan_depth) and loop step (GM_OOL_STEP) of the loop sites
+/* Loop depth (o->depth) and loop step (GM_OOL_STEP) of the loop sites
  * of f among [i0, i1). */
 static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_blocks *g)
 {

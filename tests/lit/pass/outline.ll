@@ -20,6 +20,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
+; CHECK: @gm.lacc.sites = private addrspace(4) constant [4 x i32] [i32 5, i32 6, i32 7, i32 8]
 ; The added functions come first (fnorder.c). One copy per set of constants, the handler and its helpers inlined in it.
 ; CHECK: define internal void @gm_ool__before_mem__[[LD:[0-9]+]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
 ; CHECK-NOT: call {{.*}}co_
@@ -28,6 +29,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; The copy for loop sites with local accumulators: element %3 of array %2.
 ; CHECK: define internal void @gm_ool__before_mem__[[LA:[0-9]+]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
 ; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
+; CHECK-NOT: icmp {{.*}} %gm.acc, null
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
@@ -87,8 +89,10 @@ exit:
 ; loop): all out of line, none half-inlined; their addresses step by 4 B
 ; a iteration, so their accumulators live in local memory, one array for the kernel, zero at entry: each call passes
 ; the array and the site's element, the copy takes the element (its
-; pointer parameter names the stub it stands for), and each is flushed
-; before the kernel returns.
+; pointer parameter names the stub it stands for; its test for a missing
+; accumulator is folded away), each gets its loop step (D = 4) in the
+; preheader, and before the kernel returns one loop flushes them all
+; (their sites from the constant table @gm.lacc.sites).
 ; CHECK-LABEL: define ptx_kernel void @loop4(
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %gm.lacc = alloca [4 x [6 x i32]]
@@ -97,14 +101,25 @@ exit:
 ; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S3]]
 ; CHECK: %[[S0:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 0
 ; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S0]]
+; CHECK: [[W2:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 2
+; CHECK-NEXT: store i32 4, ptr [[W2]]
+; CHECK: [[W5:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 5
+; CHECK-NEXT: store i32 1, ptr [[W5]]
 ; CHECK-NOT: co_keyed
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 1)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 2)
 ; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 3)
 ; CHECK: exit:
-; CHECK-COUNT-4: call fastcc void @_ZL12co_flush_alljjj(
-; CHECK: ret void
+; CHECK: gm.lflush:
+; CHECK: %gm.lflush.i = phi i32 [ 0, %exit ], [ [[NEXT:%[0-9]+]], %{{.*}} ]
+; CHECK: getelementptr inbounds [4 x i32], ptr addrspace(4) @gm.lacc.sites, i32 0, i32 %gm.lflush.i
+; CHECK: getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 %gm.lflush.i
+; CHECK: call fastcc void @_ZL12co_flush_alljjj(
+; CHECK: [[NEXT]] = add i32 %gm.lflush.i, 1
+; CHECK-NEXT: icmp ult i32 [[NEXT]], 4
+; CHECK: gm.lflush.done:
+; CHECK-NEXT: ret void
 define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %body
