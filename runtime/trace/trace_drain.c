@@ -86,6 +86,7 @@ static void close_flight(struct gm_trace_drain *d, struct gm_trace_flight *f)
                                .u.end = { .nrecords = t.saved, .dropped = t.records - t.saved } };
     gm_trace_pipe_push(d->pipe, &it);
     if (d->report) d->report(d->report_ctx, f, &t);
+    atomic_fetch_add(&d->progress, 1);
     pthread_mutex_lock(&d->m);
     d->head++;
     pthread_cond_broadcast(&d->cv);
@@ -191,6 +192,7 @@ static int step(struct gm_trace_drain *d)
     atomic_store(&x->refs[s], 1);
     long k = gm_trace_ring_fetch(&x->ring, target, complete, x->dev.stage[s], x->dev.batch);
     if (k > 0) {
+        atomic_fetch_add(&d->progress, 1);
         distribute(d, no, x, s, (uint64_t)k);
         f->stalls = 0;
         if (gm_trace_ring_advance(&x->ring, (uint64_t)k)) d->errors++;
@@ -226,6 +228,7 @@ int gm_trace_drain_start(struct gm_trace_drain *d, struct gm_trace_pipe *pipe, i
                          unsigned idle_us)
 {
     memset(d, 0, sizeof *d);
+    atomic_init(&d->progress, 0);
     d->pipe = pipe;
     d->hold = hold;
     d->idle_us = idle_us;
@@ -280,12 +283,24 @@ void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no)
     pthread_mutex_unlock(&d->m);
 }
 
-void gm_trace_drain_wait_all(struct gm_trace_drain *d)
+int gm_trace_drain_wait_all(struct gm_trace_drain *d, unsigned idle_ms)
 {
     pthread_mutex_lock(&d->m);
-    uint64_t tail = d->tail;
-    while (d->head < tail) pthread_cond_wait(&d->cv, &d->m);
+    uint64_t tail = d->tail, seen = atomic_load(&d->progress);
+    while (d->head < tail) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)idle_ms * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        if (pthread_cond_timedwait(&d->cv, &d->m, &ts) == 0 || d->head >= tail) continue;
+        uint64_t now = atomic_load(&d->progress);
+        if (now == seen) break;     /* idle_ms without progress */
+        seen = now;
+    }
+    int closed = d->head >= tail;
     pthread_mutex_unlock(&d->m);
+    return closed ? 0 : -1;
 }
 
 int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms)

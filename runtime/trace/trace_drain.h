@@ -58,6 +58,7 @@ struct gm_trace_drain {
     struct gm_trace_rctx *bound;    /* context current on the drain thread */
     unsigned idle_us;
     uint64_t errors;                /* device errors seen (launches closed as failed) */
+    atomic_ulong progress;          /* fetches that consumed slots, launches closed */
     /* called on the drain thread as each launch closes */
     void (*report)(void *ctx, const struct gm_trace_flight *f, const struct gm_trace_totals *t);
     void *report_ctx;
@@ -75,8 +76,10 @@ void gm_trace_drain_publish(struct gm_trace_drain *d);
 int gm_trace_drain_open(struct gm_trace_drain *d, uint64_t no);
 /* Waits until launch number no closed. */
 void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no);
-/* Waits until every launch published before the call is closed. */
-void gm_trace_drain_wait_all(struct gm_trace_drain *d);
+/* Waits until every launch published before the call is closed, or until
+ * the drain made no progress for idle_ms (a kernel that does not run yet,
+ * or waits for the host): 0 closed, -1 gave up. */
+int gm_trace_drain_wait_all(struct gm_trace_drain *d, unsigned idle_ms);
 /* The same for at most ms milliseconds: 0 closed, -1 not yet. */
 int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms);
 /* Waits until every published launch closed, then ends the thread. */
