@@ -195,16 +195,17 @@ static int list_has(const char *list, const char *name, size_t n)
     return 0;
 }
 
-/* GPUMEM_OUT naming dir as written: the runtime expands %p and %% in it
- * (docs/runtime.md), so each % is doubled. 0 or -1. */
-static int set_out(const char *dir)
+/* var naming path as written: the runtime expands %p and %% in GPUMEM_OUT
+ * and the trace files' names (docs/runtime.md, docs/trace.md), so each %
+ * is doubled. 0 or -1. */
+static int set_path(const char *var, const char *path)
 {
-    char *v = malloc(2 * strlen(dir) + 1), *p = v;
+    char *v = malloc(2 * strlen(path) + 1), *p = v;
     if (!v) return -1;
-    for (const char *s = dir; *s; s++)
+    for (const char *s = path; *s; s++)
         if ((*p++ = *s) == '%') *p++ = '%';
     *p = '\0';
-    int rc = setenv("GPUMEM_OUT", v, 1);
+    int rc = setenv(var, v, 1);
     free(v);
     return rc;
 }
@@ -212,7 +213,7 @@ static int set_out(const char *dir)
 /* The runtime's environment for this run. 0 or -1 (out of memory). */
 static int set_env(const struct popts *o, const char *dir, char *trace, size_t tlen)
 {
-    int rc = set_out(dir) | setenv("GPUMEM_QUIET", "1", 1);
+    int rc = set_path("GPUMEM_OUT", dir) | setenv("GPUMEM_QUIET", "1", 1);
     if (o->regex) rc |= setenv("GPUMEM_KERNEL_REGEX", o->regex, 1);
     if (o->skip) rc |= setenv("GPUMEM_LAUNCH_SKIP", o->skip, 1);
     if (o->count) rc |= setenv("GPUMEM_LAUNCH_COUNT", o->count, 1);
@@ -226,7 +227,7 @@ static int set_env(const struct popts *o, const char *dir, char *trace, size_t t
     trace[0] = '\0';
     if (list_has(o->analyses, "trace", 5)) {
         snprintf(trace, tlen, "%s/trace.gmt", dir);
-        rc |= setenv("GPUMEM_TRACE_FILE", trace, 1);
+        rc |= set_path("GPUMEM_TRACE_FILE", trace);
     }
     return rc ? -1 : 0;
 }
@@ -340,6 +341,12 @@ int gm_cli_profile(int argc, char **argv)
         return bad("cannot set the environment", NULL);
     }
     free(o.regex);
+    /* the runtime creates DIR at exit, the trace file in it at the first launch */
+    if (trace[0] && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gpumem profile: cannot create %s for the trace: %s\n", dir,
+                strerror(errno));
+        return 2;
+    }
     struct timespec t0;
     clock_gettime(CLOCK_REALTIME_COARSE, &t0); /* the clock file times come from */
     int status = 0;

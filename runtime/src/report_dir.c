@@ -7,7 +7,7 @@
  * at exit; GPUMEM_VERBOSE=1 adds the counter tables on stderr, as before.
  * In GPUMEM_OUT, %p is the process id (as in Nsight's and valgrind's
  * output names), so that the processes of one program (MPI ranks, forked
- * children) each write their own report; %% is one %.
+ * children) each write their own report; %% is one % (outname.c).
  * Depends on libc only.
  */
 #include "rt.h"
@@ -17,36 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* GPUMEM_OUT's value s with %p (pid) and %% expanded into buf; an unknown
- * %x, or a % at the end, stays as written. 0; 1 when something stayed as
- * written; -1 when the result does not fit in len. err says why. */
-static int expand(const char *s, long pid, char *buf, size_t len, char *err, size_t errlen)
-{
-    size_t n = 0;
-    int kept = 0;
-    for (; *s; s++) {
-        char one[24] = {*s};
-        if (*s == '%' && s[1] == 'p') {
-            snprintf(one, sizeof one, "%ld", pid);
-            s++;
-        } else if (*s == '%' && s[1] == '%') {
-            s++;
-        } else if (*s == '%' && !kept++) {
-            if (s[1]) snprintf(err, errlen, "unknown %%%c kept as written", s[1]);
-            else snprintf(err, errlen, "%% at the end kept as written");
-        }
-        size_t k = strlen(one);
-        if (n + k >= len) {
-            snprintf(err, errlen, "longer than %zu characters once expanded", len - 1);
-            return -1;
-        }
-        memcpy(buf + n, one, k);
-        n += k;
-    }
-    buf[n] = '\0';
-    return kept > 0;
-}
-
 static void default_dir(char *buf, size_t len)
 {
     extern char *program_invocation_short_name; /* glibc */
@@ -54,22 +24,30 @@ static void default_dir(char *buf, size_t len)
     snprintf(buf, len, "gpumem-%s", prog && *prog ? prog : "report");
 }
 
-int gm_report_dir(char *buf, size_t len)
+/* GPUMEM_OUT expanded into buf: 1; 0 when it is not set; -1 when too long. */
+static int expanded(char *buf, size_t len, char *err, size_t errlen)
 {
     const char *out = getenv("GPUMEM_OUT");
-    char err[96];
-    if (out && *out && expand(out, (long)getpid(), buf, len, err, sizeof err) >= 0) return 1;
+    if (!out || !*out) return 0;
+    if (gm_outname_expand("GPUMEM_OUT", out, (long)getpid(), buf, len, err, errlen) < len)
+        return 1;
+    snprintf(err, errlen, "longer than %zu characters once expanded", len - 1);
+    return -1;
+}
+
+int gm_report_dir(char *buf, size_t len)
+{
+    if (expanded(buf, len, NULL, 0) > 0) return 1;
     default_dir(buf, len);
     return 0;
 }
 
 void gm_report_dir_check(void)
 {
-    const char *out = getenv("GPUMEM_OUT");
-    char buf[GM_REPORT_DIR_MAX], err[96];
-    int r = out && *out ? expand(out, (long)getpid(), buf, sizeof buf, err, sizeof err) : 0;
-    if (r > 0) {
-        gm_warn("GPUMEM_OUT=%s: %s (%%p: the process id, %%%%: a percent sign)", out, err);
+    char buf[GM_REPORT_DIR_MAX], err[GM_REPORT_DIR_MAX + 128];
+    int r = expanded(buf, sizeof buf, err, sizeof err);
+    if (r > 0 && err[0]) {
+        gm_warn("%s", err);
     } else if (r < 0) {
         default_dir(buf, sizeof buf);
         gm_warn("GPUMEM_OUT is %s; the report goes to %s", err, buf);

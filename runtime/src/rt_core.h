@@ -157,6 +157,18 @@ size_t gm_slot_name_len(const char *s);
 /* Smallest power of two >= n (n >= 1), capped at 1<<16. */
 uint32_t gm_replicas_for(uint32_t sm_count);
 
+/* ---- %p in output names (outname.c) ----------------------------------- */
+
+/* name, the value of variable var (GPUMEM_OUT, GPUMEM_TRACE_FILE, ...),
+ * with %p the process id pid and %% one %, written into buf (len bytes,
+ * cut short and NUL-terminated as by snprintf; buf may be NULL when len is
+ * 0). An unknown %x, or a % at the end, stays as written; err then holds
+ *   VAR=NAME: unknown %x kept as written (%p: the process id, %%: a percent sign)
+ * (the first one only), else "". Returns the expanded length, as snprintf:
+ * a result >= len did not fit. */
+size_t gm_outname_expand(const char *var, const char *name, long pid, char *buf, size_t len,
+                         char *err, size_t errlen);
+
 /* ---- string interning (intern.c) -------------------------------------- */
 const char *gm_intern(const char *s);   /* lives until process exit */
 

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace options (see trace_opts.h). Bad values are errors that name the
- * variable, never silently replaced. Pure C17 + POSIX regex + uthash.
+ * variable, never silently replaced. Pure C17 + POSIX regex + uthash, and
+ * the runtime core's output-name expansion (rt_core.h, outname.c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uthash.h>
 #include "gpumem/trace.h"
+#include "rt_core.h"
 #include "trace_opts.h"
 
 struct gm_trace_kcount {
@@ -63,6 +66,22 @@ static int parse_numbers(struct gm_trace_opts *o, const char *(*get)(const char 
     return 0;
 }
 
+/* The file name in var's value s with %p (this process's id) and %%
+ * expanded, malloc'd into *out. The runtime reads the options at the
+ * process's first launch of a trace-instrumented module: the process that
+ * opens the files (a child forked after that cannot use CUDA). An unknown %x stays as written, named in one line on stderr, as
+ * for GPUMEM_OUT. 0 or -1 (out of memory). */
+static int out_name(const char *var, const char *s, char **out)
+{
+    char kept[512];     /* as long as the runtime's warnings (gm_warn) */
+    long pid = (long)getpid();
+    size_t n = gm_outname_expand(var, s, pid, NULL, 0, NULL, 0);
+    if (!(*out = malloc(n + 1))) return -1;
+    gm_outname_expand(var, s, pid, *out, n + 1, kept, sizeof kept);
+    if (kept[0]) fprintf(stderr, "gpumem: %s\n", kept);
+    return 0;
+}
+
 static int parse_words(struct gm_trace_opts *o, const char *(*get)(const char *), char *err,
                        size_t errlen)
 {
@@ -82,8 +101,10 @@ static int parse_words(struct gm_trace_opts *o, const char *(*get)(const char *)
         }
         strcpy(o->sim_preset, s);
     }
-    if ((s = get("GPUMEM_TRACE_FILE")) && *s && !(o->file = strdup(s))) return -1;
-    if ((s = get("GPUMEM_TRACE_SIM_OUT")) && *s && !(o->sim_out = strdup(s))) return -1;
+    if ((s = get("GPUMEM_TRACE_FILE")) && *s && out_name("GPUMEM_TRACE_FILE", s, &o->file))
+        return -1;
+    if ((s = get("GPUMEM_TRACE_SIM_OUT")) && *s && out_name("GPUMEM_TRACE_SIM_OUT", s, &o->sim_out))
+        return -1;
     return 0;
 }
 

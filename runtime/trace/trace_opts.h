@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace options from environment variables and the per-launch decision
- * (kernel filter, launch sampling). Pure C17 + POSIX regex + uthash; must
- * not depend on CUDA, so it is unit-tested anywhere.
+ * (kernel filter, launch sampling). Pure C17 + POSIX regex + uthash and
+ * the runtime core's rt_core.h (outname.c); must not depend on CUDA, so it
+ * is unit-tested anywhere. In the two PATHs, %p is the process id and %%
+ * one % (as in GPUMEM_OUT); an unknown %x stays as written, named in one
+ * line on stderr when the options are read.
  *
  *   GPUMEM_TRACE_FILE=PATH         save the trace (zstd file, gpumem-sim replays it)
  *   GPUMEM_TRACE_SIM=0|1           simulate online as the trace drains (default 1 without

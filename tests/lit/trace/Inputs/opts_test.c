@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "trace_opts.h"
 
 static int g_argc;
@@ -29,10 +30,10 @@ int main(int argc, char **argv)
         printf("error: %s\n", err);
         return 1;
     }
-    printf("sample=%llu max=%llu capacity=%llu mode=%u spin=%u online=%d preset=%s file=%s\n",
-           (unsigned long long)o.sample, (unsigned long long)o.max_records,
+    printf("sample=%llu max=%llu capacity=%llu mode=%u spin=%u online=%d preset=%s file=%s "
+           "out=%s pid=%ld\n", (unsigned long long)o.sample, (unsigned long long)o.max_records,
            (unsigned long long)gm_trace_opts_capacity(&o), o.mode, o.spin_limit, o.online,
-           o.sim_preset, o.file ? o.file : "-");
+           o.sim_preset, o.file ? o.file : "-", o.sim_out ? o.sim_out : "-", (long)getpid());
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\n")] = 0;
         uint64_t no;

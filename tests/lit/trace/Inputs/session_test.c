@@ -7,13 +7,17 @@
  * warps: when the module's buffer pointer is set they write records with the
  * handler's protocol (gpumem/trace.h), 4 threads x 5000 records per launch.
  * Prints what begin returned per launch; the tracer prints its own reports.
- * Test input only.
+ * With the argument "fork" the program forks first and both processes do
+ * all this, each printing "process PID" (two processes of one program,
+ * each with its own trace files through %p). Test input only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "gpumem/abi.h"
 #include "gpumem/sitetab.h"
 #include "gpumem/trace.h"
@@ -101,10 +105,15 @@ static void *warp(void *arg)
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static unsigned char tab[4096];
     char err[256];
+    pid_t child = -1;
+    if (argc > 1 && !strcmp(argv[1], "fork")) {
+        if ((child = fork()) < 0) return 1;
+        printf("process %ld\n", (long)getpid());
+    }
     struct gm_modreg reg = { 0 };
     struct gm_alloc_table allocs;
     size_t n = sitetab(tab);
@@ -135,5 +144,7 @@ int main(void)
     gm_trace_shutdown();
     gm_alloc_destroy(&allocs);
     gm_modreg_destroy(&reg);
+    int status = 0;
+    if (child > 0 && (waitpid(child, &status, 0) != child || status != 0)) return 1;
     return 0;
 }
