@@ -14,7 +14,7 @@
 static const struct gm_sim_config h100 = {
     .sm_count = 132, .l1_shared_bytes = 256u << 10, .carveout = 32u << 10,
     .l1_ways = 4, .l1_repl = GM_REPL_PLRU, .l1_write = GM_WPOL_ALLOCATE,
-    .l1_fetch = GM_FETCH_SECTOR, .l1_hash = GM_HASH_FOLD,
+    .l1_fetch = GM_FETCH_SECTOR, .l1_hash = GM_HASH_MOD,
     .l2_bytes = 50ull << 20, .l2_ways = 20, .l2_partitions = 2,
     .l2_repl = GM_REPL_LRU, .l2_hash = GM_HASH_XOR, .l2_fill = 64, .threads = 1, .window = 1u << 16,
 };

@@ -22,9 +22,10 @@ enum gm_wpol {
     GM_WPOL_INVALIDATE = 2   /* evict a present line */
 };
 enum gm_fetch { GM_FETCH_SECTOR = 0, GM_FETCH_LINE = 1 };
-/* Set index from the line number: its low bits (mod), an XOR fold of three
- * 13-bit-shifted slices (xor, the H100 L2), or of 7-bit-shifted slices
- * (fold, the H100 L1: rows of a 4 KiB-strided walk spread over the sets). */
+/* Set index from the line number: its low bits (mod, the H100 L1), an XOR
+ * fold of three 13-bit-shifted slices (xor, the H100 L2), or of 7-bit-shifted
+ * slices (fold: spreads a 4 KiB-strided walk, but not what the H100 does at
+ * the L1's capacity; docs/sim.md). */
 enum gm_hash { GM_HASH_MOD = 0, GM_HASH_XOR = 1, GM_HASH_FOLD = 2 };
 /* The L2 a launch starts with: as the previous launch and the copies in
  * between left it (warm), or written back and emptied (cold: what Nsight

@@ -71,8 +71,8 @@ case_() {
   GPUMEM_TRACE_FILE="$out/$tag.gmt" GPUMEM_TRACE_SIM=0 GPUMEM_QUIET=1 \
     GPUMEM_TRACE_KERNELS="^_Z${#k}$k" GPUMEM_TRACE_SAMPLE=1000000000 \
     timeout 900 "$dev/bin/$prog.trace" "$@" >"$out/$tag.trace.txt" 2>&1
-  "$dev/bin/gpumem-sim" --json "$out/$tag.gmt" >"$out/$tag.sim.json" 2>"$out/$tag.sim.err"
-  "$dev/bin/gpumem-sim" --format counters "$out/$tag.gmt" >"$out/$tag.sim.txt" 2>>"$out/$tag.sim.err"
+  "$dev/bin/gpumem-sim" --l2-launch=cold --json "$out/$tag.gmt" >"$out/$tag.sim.json" 2>"$out/$tag.sim.err"
+  "$dev/bin/gpumem-sim" --l2-launch=cold --format counters "$out/$tag.gmt" >"$out/$tag.sim.txt" 2>>"$out/$tag.sim.err"
   echo "$tag $k" >>"$out/cases"
   echo "ran $tag"
 }
