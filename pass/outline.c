@@ -217,12 +217,14 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
         acc += c[k].acc;
         o->plan[c[k].site] |= GM_OOL_HOT;
     }
-    /* the rest of the step sites and branches get accumulators in local
-     * memory (their copies' calls then skip the counter update, and a
-     * step site the analysis); other memory sites would still run the
-     * analysis at every execution and flush whenever the key changes
-     * (histogram's data-dependent bins), for larger copies */
-    for (size_t k = 0; k < nc; k++) {
+    /* with -gm-diag-lacc, the rest of the step sites and branches get
+     * accumulators in local memory (their copies' calls then skip the
+     * counter update, and a step site the analysis); other memory sites
+     * would still run the analysis at every execution and flush whenever the
+     * key changes (histogram's data-dependent bins), for larger copies. Off
+     * by default: on the H100 radixsort-cuda took 44.29x of --gm-off with
+     * them, 24.95x without (bench/results/handler-cost-h100-2026-11-27-eve.md) */
+    for (size_t k = 0; gm_diag(GM_DIAG_LACC) && k < nc; k++) {
         if ((o->plan[c[k].site] & GM_OOL_HOT) || !c[k].acc || c[k].class > 1 ||
             lacc + c[k].acc > GM_ACCUM_LOCAL_MAX)
             continue;

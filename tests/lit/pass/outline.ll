@@ -13,10 +13,15 @@
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
 ; loop site calls a copy of its GM_SLOW helper specialised for its info word.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.none.ll
+; Local accumulators are an A/B switch (-gm-diag-lacc), off by default: none here.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.def.ll
+; RUN: FileCheck %s --check-prefix=DEF < %t.def.ll
+; DEF-NOT: gm.lacc
+; DEF-NOT: "gm-accum"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
