@@ -2,8 +2,8 @@
 /*
  * Memory sites: classifies one instruction (load, store, atomicrmw, cmpxchg,
  * masked load / store, NVVM atomic / ldg / ldu intrinsics, memcpy / memmove /
- * memset) and records
- * its site(s) with the info word of abi.h. Depends on LLVM-C.
+ * memset) and records its site(s) with the info word of abi.h. Depends on
+ * LLVM-C.
  */
 #include <string.h>
 #include "internal.h"

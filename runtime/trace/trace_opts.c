@@ -69,8 +69,9 @@ static int parse_numbers(struct gm_trace_opts *o, const char *(*get)(const char 
 /* The file name in var's value s with %p (this process's id) and %%
  * expanded, malloc'd into *out. The runtime reads the options at the
  * process's first launch of a trace-instrumented module: the process that
- * opens the files (a child forked after that cannot use CUDA). An unknown %x stays as written, named in one line on stderr, as
- * for GPUMEM_OUT. 0 or -1 (out of memory). */
+ * opens the files (a child forked after that cannot use CUDA). An unknown
+ * %x stays as written, named in one line on stderr, as for GPUMEM_OUT.
+ * 0 or -1 (out of memory). */
 static int out_name(const char *var, const char *s, char **out)
 {
     char kept[512];     /* as long as the runtime's warnings (gm_warn) */
