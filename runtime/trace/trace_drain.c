@@ -283,16 +283,23 @@ void gm_trace_drain_wait(struct gm_trace_drain *d, uint64_t no)
     pthread_mutex_unlock(&d->m);
 }
 
+/* The CLOCK_REALTIME time ms milliseconds from now (pthread_cond_timedwait). */
+static struct timespec after_ms(unsigned ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    return ts;
+}
+
 int gm_trace_drain_wait_all(struct gm_trace_drain *d, unsigned idle_ms)
 {
     pthread_mutex_lock(&d->m);
     uint64_t tail = d->tail, seen = atomic_load(&d->progress);
     while (d->head < tail) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += (long)idle_ms * 1000000L;
-        ts.tv_sec += ts.tv_nsec / 1000000000L;
-        ts.tv_nsec %= 1000000000L;
+        struct timespec ts = after_ms(idle_ms);
         if (pthread_cond_timedwait(&d->cv, &d->m, &ts) == 0 || d->head >= tail) continue;
         uint64_t now = atomic_load(&d->progress);
         if (now == seen) break;     /* idle_ms without progress */
@@ -305,11 +312,7 @@ int gm_trace_drain_wait_all(struct gm_trace_drain *d, unsigned idle_ms)
 
 int gm_trace_drain_wait_ms(struct gm_trace_drain *d, uint64_t no, unsigned ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    struct timespec ts = after_ms(ms);
     pthread_mutex_lock(&d->m);
     int rc = 0;
     while (d->head <= no && rc == 0) rc = pthread_cond_timedwait(&d->cv, &d->m, &ts);
