@@ -97,6 +97,7 @@ static void function_sites(LLVMModuleRef m, LLVMValueRef fn, const struct gm_act
     memset(&proto, 0, sizeof proto);
     proto.s.func_str = gm_str_intern(&s->str, name, n);
     int kernel = gm_is_kernel(m, fn);
+    proto.s.flags = kernel ? GM_SITE_IN_KERNEL : 0;
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
     if (kernel && a->ev[GM_EV_ENTRY]) {
         struct gm_site_rec r = proto;

@@ -54,7 +54,7 @@ struct gm_site {
     uint8_t event;          /* enum gm_event */
     uint8_t space;          /* enum gm_space (memory events) */
     uint8_t when;           /* GM_WHEN_* bits: which calls were inserted */
-    uint8_t reserved;
+    uint8_t flags;          /* GM_SITE_* bits (0 in tables of earlier passes) */
     uint32_t info;          /* the info word passed to the handlers (abi.h) */
     uint32_t func_str;      /* enclosing function (mangled name) */
     uint32_t file_str;      /* source file; 0 if unknown */
@@ -64,6 +64,11 @@ struct gm_site {
 
 #define GM_WHEN_BEFORE 1u
 #define GM_WHEN_AFTER  2u
+
+/* The enclosing function is a kernel: only that kernel's launches run the
+ * site. When every site of a table has it, the runtime attributes counts
+ * to kernels by site and need not separate launches of different kernels. */
+#define GM_SITE_IN_KERNEL 1u
 
 /* A handler global renamed for this module: the runtime finds the device
  * symbol `sym_str` (e.g. gm_counters__coalescing__<modid>) and, for counter

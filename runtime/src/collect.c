@@ -15,7 +15,10 @@
  * per-kernel totals. At the end (exit, fatal signal, context destruction, an explicit
  * report flush) every module is flushed and everything waited for.
  * Per-kernel totals stay exact: a flush separates owners; graph launches
- * own all modules of their context as "[CUDA graph]".
+ * own all modules of their context as "[CUDA graph]". A module whose sites
+ * all lie in kernels (kpart.c) has one owner for the launches of all its
+ * kernels: its counts are split by site when folded, so launches of
+ * different kernels need no flush between them.
  * Depends on the CUDA driver API (gm_cu) and the runtime state; no LLVM.
  */
 #include "rt.h"
@@ -122,8 +125,13 @@ struct job {
     int check;                  /* launches that ran copies; counts must be zero */
     struct gm_modinst *m;
     uint64_t launches;
+    struct gm_ktally tally;     /* owner KERNELS: launches per kernel */
     struct gm_pin *pin;
 };
+
+/* The owner of a module's counters when launches of all its kernels share
+ * them (its sites all lie in kernels): counts are split by site. */
+static const char KERNELS[] = "[kernels of the module]";
 
 static struct {
     pthread_mutex_t lock;       /* guards head, tail */
@@ -250,12 +258,59 @@ static void fold_counts(struct gm_modinst *m, const char *owner, int graph, uint
     pthread_mutex_unlock(&gm_st.lock);
 }
 
+/* Sites [lo, hi) of every replica of one set all zero. */
+static int sites_zero(const struct gm_modinst *m, const struct gm_modinst_set *s, const uint64_t *h,
+                      uint32_t lo, uint32_t hi)
+{
+    size_t row = (size_t)m->tab->hdr->nsites * s->g->slots;
+    for (uint32_t r = 0; r < s->replicas; r++)
+        if (!all_zero(h + r * row + (size_t)lo * s->g->slots, (size_t)(hi - lo) * s->g->slots)) return 0;
+    return 1;
+}
+
+static int tallied(const struct gm_ktally *t, const char *name)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].name == name) return 1;
+    return 0;
+}
+
+/* Owner KERNELS: each kernel's sites go to that kernel (when it launched,
+ * or counted: a launch from the device), launches to the kernels tallied. */
+static void fold_kernels(struct gm_modinst *m, const struct gm_ktally *t, const uint64_t *data)
+{
+    pthread_mutex_lock(&gm_st.lock);
+    for (uint32_t j = 0; j < m->nsets; j++) {
+        const struct gm_modinst_set *s = &m->sets[j];
+        for (uint32_t i = 0; i < m->nparts; i++) {
+            const struct gm_kpart *p = &m->parts[i];
+            if (!tallied(t, p->name) && sites_zero(m, s, data, p->lo, p->hi)) continue;
+            struct gm_kstat *k = gm_kstat_get(p->name, m->tab);
+            if (k) gm_kstat_add_sites(k, s->g, data, s->replicas, p->lo, p->hi);
+        }
+        data += set_words(m, s);
+    }
+    for (uint32_t i = 0; i < t->n; i++) {
+        struct gm_kstat *k = gm_kstat_get(t->v[i].name, m->tab);
+        if (k) k->launches += t->v[i].launches;
+    }
+    pthread_mutex_unlock(&gm_st.lock);
+}
+
+static void fold_owner(struct gm_modinst *m, const char *owner, int graph, uint64_t launches,
+                       const struct gm_ktally *t, const uint64_t *data)
+{
+    if (owner == KERNELS) fold_kernels(m, t, data);
+    else fold_counts(m, owner, graph, launches, data);
+}
+
 static void fold_job(struct job *j, CUresult r)
 {
     if (r == CUDA_SUCCESS && j->check) gm_select_check(all_zero(j->pin->data, module_words(j->m)));
-    else if (r == CUDA_SUCCESS) fold_counts(j->m, j->name, j->graph, j->launches, j->pin->data);
+    else if (r == CUDA_SUCCESS) fold_owner(j->m, j->name, j->graph, j->launches, &j->tally, j->pin->data);
     else gm_warn("cannot read counters of %s (%s): %llu launches not counted", j->name,
                  gm_cu_err(r), (unsigned long long)j->launches);
+    gm_ktally_free(&j->tally);
     pin_put(j->m, j->pin);
 }
 
@@ -377,7 +432,7 @@ static void sync_fallback(struct gm_modinst *m, CUstream s, struct gm_pin *pin)
         r = gm_cu.cuMemcpyDtoH(buf + off, m->sets[i].dev, n * 8);
         off += n;
     }
-    if (buf && r == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, buf);
+    if (buf && r == CUDA_SUCCESS) fold_owner(m, m->owner, m->owner_graph, m->owned, &m->tally, buf);
     else gm_warn("cannot read counters of %s (%s)", m->owner, buf ? gm_cu_err(r) : "host memory");
     if (pin) pin_put(m, pin);
     else free(buf);
@@ -436,12 +491,13 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     if (j) {
         *j = (struct job){.ctx = m->ctx, .done = ev_ref(ev), .name = m->owner,
                           .graph = m->owner_graph, .check = check, .m = m, .launches = m->owned,
-                          .pin = pin};
+                          .tally = m->tally, .pin = pin};
+        m->tally = (struct gm_ktally){0}; /* the job's now */
         push_job(j);
     } else if (pin) {
         CUresult w = ev ? gm_cu.cuEventSynchronize(ev->ev) : gm_cu.cuStreamSynchronize(s);
         if (w == CUDA_SUCCESS && check) gm_select_check(all_zero(pin->data, module_words(m)));
-        else if (w == CUDA_SUCCESS) fold_counts(m, m->owner, m->owner_graph, m->owned, pin->data);
+        else if (w == CUDA_SUCCESS) fold_owner(m, m->owner, m->owner_graph, m->owned, &m->tally, pin->data);
         else gm_warn("cannot read counters of %s (%s)", m->owner, gm_cu_err(w));
         pin_put(m, pin);
     }
@@ -453,6 +509,7 @@ static void flush_on(struct gm_modinst *m, CUstream s)
     m->flush_gen++;
     if ((me = mstream(m, s))) me->gen = m->flush_gen;
     m->owned = 0;
+    gm_ktally_free(&m->tally);
     pthread_mutex_unlock(&m->mu);
 }
 
@@ -500,6 +557,9 @@ void gm_col_modinst_init(struct gm_modinst *m)
 void gm_col_modinst_ready(struct gm_modinst *m)
 {
     if (m->nsets) pin_put(m, pin_get(m)); /* the first flush allocates nothing */
+    if (gm_kpart_build(m->tab, &m->parts, &m->nparts) != 0)
+        gm_debug("module %016llx: out of memory; its kernels' counts are read at each change of kernel",
+                 (unsigned long long)m->tab->modid);
 }
 
 void gm_col_modinst_free(struct gm_modinst *m)
@@ -507,6 +567,8 @@ void gm_col_modinst_free(struct gm_modinst *m)
     for (uint32_t i = 0; i < m->nstreams; i++) ev_put(m->streams[i].last);
     free(m->streams);
     ev_put(m->flush_ev);
+    free(m->parts);
+    gm_ktally_free(&m->tally);
     for (struct gm_pin *p = m->pins, *n; p; p = n) {
         n = p->next;
         gm_cu.cuMemFreeHost(p->data);
@@ -516,22 +578,29 @@ void gm_col_modinst_free(struct gm_modinst *m)
     pthread_mutex_destroy(&m->mu);
 }
 
+/* Whose counts a launch of ls adds to m's counters. */
+static const char *owner_of(const struct gm_modinst *m, const struct gm_launch_state *ls)
+{
+    return m->nparts && !ls->graph && !ls->discard ? KERNELS : ls->name;
+}
+
 void gm_col_enter(struct gm_launch_state *ls, CUstream s)
 {
     pthread_once(&Q.once, start);
     for (uint32_t i = 0; i < ls->nmods; i++) {
         struct gm_modinst *m = ls->mods[i];
+        const char *owner = owner_of(m, ls);
         if (ls->sync) pthread_rwlock_wrlock(&m->rw);
         else {
             pthread_rwlock_rdlock(&m->rw);
-            if (m->owner != ls->name) { /* another kernel's counts are there */
+            if (m->owner != owner) { /* another kernel's counts are there */
                 pthread_rwlock_unlock(&m->rw);
                 pthread_rwlock_wrlock(&m->rw);
             }
         }
-        if (m->owner != ls->name) {
+        if (m->owner != owner) {
             flush_on(m, s);
-            m->owner = ls->name;
+            m->owner = owner;
             m->owner_graph = ls->graph;
             m->owner_discard = ls->discard;
             m->owner_native = ls->native;
@@ -567,6 +636,8 @@ void gm_col_end(struct gm_launch_state *ls, CUstream s, int ok)
             e->dirty = 1;
         }
         m->owned++;
+        if (m->owner == KERNELS && gm_ktally_add(&m->tally, ls->name) != 0)
+            gm_warn("kernel %s: out of memory; a launch is not counted", ls->name);
         pthread_mutex_unlock(&m->mu);
     }
     ev_put(ev);

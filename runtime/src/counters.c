@@ -11,19 +11,25 @@
 #include <string.h>
 #include "gpumem/abi.h"
 
-void gm_counters_fold(uint64_t *dst, const uint64_t *src, uint32_t replicas,
-                      uint32_t nsites, uint32_t slots, const uint8_t *or_slot)
+void gm_counters_fold_sites(uint64_t *dst, const uint64_t *src, uint32_t replicas, uint32_t nsites,
+                            uint32_t slots, const uint8_t *or_slot, uint32_t lo, uint32_t hi)
 {
-    uint64_t row = (uint64_t)nsites * slots;
+    uint64_t row = (uint64_t)nsites * slots, a = (uint64_t)lo * slots, b = (uint64_t)hi * slots;
     for (uint32_t r = 0; r < replicas; r++) {
         const uint64_t *rep = src + r * row;
         if (!or_slot) {
-            for (uint64_t i = 0; i < row; i++) dst[i] += rep[i];
+            for (uint64_t i = a; i < b; i++) dst[i] += rep[i];
             continue;
         }
-        for (uint64_t i = 0; i < row; i++)
+        for (uint64_t i = a; i < b; i++)
             dst[i] = or_slot[i % slots] ? dst[i] | rep[i] : dst[i] + rep[i];
     }
+}
+
+void gm_counters_fold(uint64_t *dst, const uint64_t *src, uint32_t replicas,
+                      uint32_t nsites, uint32_t slots, const uint8_t *or_slot)
+{
+    gm_counters_fold_sites(dst, src, replicas, nsites, slots, or_slot, 0, nsites);
 }
 
 size_t gm_slot_name_len(const char *s)

@@ -52,10 +52,17 @@ static int set_index(struct gm_kstat *k, const struct gm_sitetab_global *g)
 }
 
 /* Replicas and launches fold alike: sums, ORs for the "|or" slots. */
-void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g, const uint64_t *host,
-                  uint32_t replicas)
+void gm_kstat_add_sites(struct gm_kstat *k, const struct gm_sitetab_global *g, const uint64_t *host,
+                        uint32_t replicas, uint32_t lo, uint32_t hi)
 {
     int i = set_index(k, g);
     if (i >= 0)
-        gm_counters_fold(k->sums[i], host, replicas, k->tab->hdr->nsites, g->slots, k->or_slots[i]);
+        gm_counters_fold_sites(k->sums[i], host, replicas, k->tab->hdr->nsites, g->slots, k->or_slots[i],
+                               lo, hi);
+}
+
+void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g, const uint64_t *host,
+                  uint32_t replicas)
+{
+    gm_kstat_add_sites(k, g, host, replicas, 0, k->tab->hdr->nsites);
 }

@@ -101,19 +101,23 @@ struct gm_mstream {
     uint64_t gen;           /* flushes this stream is ordered after */
 };
 /* Counters of a module accumulate on the device for one owner (a kernel
- * name, or the graph pseudo-kernel) and are flushed -- copied to pinned
- * memory and zeroed, in stream order -- when another kernel of the module
- * launches, and at the end. Launches of the owner hold `rw` shared from
- * entry to exit, a flush holds it exclusively. */
+ * name, or the graph pseudo-kernel, or all kernels of a module whose sites
+ * all lie in kernels: then split by site) and are flushed -- copied to
+ * pinned memory and zeroed, in stream order -- when the owner changes, and
+ * at the end. Launches of the owner hold `rw` shared from entry to exit, a
+ * flush holds it exclusively. */
 struct gm_modinst {
     CUcontext ctx;
     pthread_rwlock_t rw;
-    pthread_mutex_t mu;     /* guards streams, owned */
+    pthread_mutex_t mu;     /* guards streams, owned, tally */
     const char *owner;      /* interned kernel name, or NULL */
     int owner_graph;        /* the owner is the [CUDA graph] pseudo-kernel */
     int owner_discard;      /* the owner is launches not selected: zero, never read */
     int owner_native;       /* ... that ran uninstrumented copies: read to check they counted nothing */
     uint64_t owned;         /* owner's launches since the last flush */
+    struct gm_kpart *parts; /* its sites by kernel when all lie in kernels (kpart.c), else NULL */
+    uint32_t nparts;
+    struct gm_ktally tally; /* owner "kernels of the module" (parts): launches per kernel */
     struct gm_mstream *streams;
     uint32_t nstreams;
     size_t capstreams;
@@ -363,6 +367,9 @@ struct gm_kstat {
 GM_HIDDEN struct gm_kstat *gm_kstat_get(const char *name, const struct gm_rt_sitetab *tab);
 GM_HIDDEN void gm_kstat_add(struct gm_kstat *k, const struct gm_sitetab_global *g,
                             const uint64_t *host, uint32_t replicas);
+/* The same for sites [lo, hi) of the module only. */
+GM_HIDDEN void gm_kstat_add_sites(struct gm_kstat *k, const struct gm_sitetab_global *g,
+                                  const uint64_t *host, uint32_t replicas, uint32_t lo, uint32_t hi);
 
 /* ---- reports (report_plain.c / report_model.c) ------------------------ */
 enum gm_end_kind { GM_RT_END_NORMAL = 1, GM_RT_END_EXIT, GM_RT_END_SIGNAL };

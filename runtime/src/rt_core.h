@@ -148,6 +148,10 @@ const char *gm_tl_dir_name(int dir);
  * or |= their OR for slots with or_slot[slot] set (or_slot NULL: all summed). */
 void gm_counters_fold(uint64_t *dst, const uint64_t *src, uint32_t replicas,
                       uint32_t nsites, uint32_t slots, const uint8_t *or_slot);
+/* The same for sites [lo, hi) only (lo <= hi <= nsites); dst's other sites
+ * stay as they are. */
+void gm_counters_fold_sites(uint64_t *dst, const uint64_t *src, uint32_t replicas, uint32_t nsites,
+                            uint32_t slots, const uint8_t *or_slot, uint32_t lo, uint32_t hi);
 /* Per-slot OR flags from slot names "a,b|or,c" (abi.h GM_SLOT_OR_SUFFIX):
  * malloc'd array of slots bytes, NULL when no slot is an OR slot. Sets
  * *err on out of memory. */
@@ -168,6 +172,23 @@ uint32_t gm_replicas_for(uint32_t sm_count);
  * a result >= len did not fit. */
 size_t gm_outname_expand(const char *var, const char *name, long pid, char *buf, size_t len,
                          char *err, size_t errlen);
+
+/* ---- kernels of a module told apart by site (kpart.c) ------------------ */
+
+/* Sites [lo, hi) of the table lie in kernel name (interned). */
+struct gm_kpart { uint32_t lo, hi; const char *name; };
+/* Launches per kernel name (interned: compared by address). */
+struct gm_klaunches { const char *name; uint64_t launches; };
+struct gm_ktally { struct gm_klaunches *v; uint32_t n, cap; };
+
+/* When every site of t has GM_SITE_IN_KERNEL: *out = its runs of sites of
+ * one kernel, in site order (malloc'd), *nout their number. Otherwise (a
+ * site another kernel may run, a table of an earlier pass, no sites)
+ * *out = NULL, *nout = 0. Returns -1 on out of memory, else 0. */
+int gm_kpart_build(const struct gm_rt_sitetab *t, struct gm_kpart **out, uint32_t *nout);
+/* One more launch of name; -1 on out of memory. */
+int gm_ktally_add(struct gm_ktally *t, const char *name);
+void gm_ktally_free(struct gm_ktally *t);
 
 /* ---- string interning (intern.c) -------------------------------------- */
 const char *gm_intern(const char *s);   /* lives until process exit */

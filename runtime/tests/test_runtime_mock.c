@@ -123,17 +123,21 @@ static void kernel_trace(void)
 
 /* The kernel, run in stream order (MOCK_ASYNC: when something waits for
  * it): one count per warp at sites 0,1,2 and 4, on "SM" w % 132, through
- * the counter pointer as it is when the kernel runs. */
+ * the counter pointer as it is when the kernel runs. MOCK_SPLIT=1 (a table
+ * of mk_sitetab.py --split: sites 0-2 in vecadd, 3-4 in other): each
+ * kernel counts at its own sites only. */
+#define OTHER_BIT (1u << 31)    /* in the kernel's argument: "other" runs */
 static unsigned g_warps = WARPS; /* of the next launch */
 
 static void kernel(void *arg)
 {
-    unsigned warps = (unsigned)(uintptr_t)arg;
+    unsigned warps = (unsigned)(uintptr_t)arg & ~OTHER_BIT, other = !!((uintptr_t)arg & OTHER_BIT);
+    int split = getenv("MOCK_SPLIT") != NULL;
     unsigned long long *c = *(unsigned long long **)mock_cuda_global("gm_counters__memops__" MODID);
     uint32_t mask = *(uint32_t *)mock_cuda_global("__gm_replica_mask__" MODID);
     for (unsigned w = 0; c && w < warps; w++)
         for (unsigned s = 0; s < NSITES; s++)
-            if (s != 3) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
+            if (s != 3 && (!split || (s >= 3) == other)) c[(uint64_t)((w % 132) & mask) * NSITES + s]++;
     kernel_allocations();
     kernel_trace();
 }
@@ -192,7 +196,7 @@ static void api(CUpti_CallbackDomain dom, CUpti_CallbackId id, const char *name,
         mock_cuda_launch(launch_stream(id, params),
                          mock_cuda_is_native(launch_handle(id, params)) && !getenv("MOCK_NATIVE_IGNORED")
                              ? native_kernel : kernel,
-                         (void *)(uintptr_t)g_warps);
+                         (void *)(uintptr_t)(g_warps | (sym && !strcmp(sym, "_Z5otherv") ? OTHER_BIT : 0)));
     cb.callbackSite = CUPTI_API_EXIT;
     mock_cupti_fire(dom, id, &cb);
 }

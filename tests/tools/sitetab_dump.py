@@ -55,14 +55,14 @@ def dump(sym, b):
     print(f"sitetab {sym} version={ver} nsites={nsites} nglobals={nglob} n_asm_mem={nasm} "
           f"abi={abi} source={s(src)}")
     for i in range(nsites):
-        ev, sp, when, _, info, fn, fl, line, col = struct.unpack_from("<BBBBIIIII", b, soff + 24 * i)
+        ev, sp, when, sflags, info, fn, fl, line, col = struct.unpack_from("<BBBBIIIII", b, soff + 24 * i)
         w = ",".join(n for bit, n in ((1, "before"), (2, "after")) if when & bit) or "none"
         if ev == 2:
             desc = f"nsucc={info & 0xffff}" + (" switch" if info & 0x10000 else "")
         else:
             desc = f"width={info & 0xffff} " + ",".join(n for bit, n in FLAGS if info >> bit & 1)
         print(f"site {i} {EVENTS.get(ev, ev)} space={sp} when={w} info={info:#x} {desc.strip()} "
-              f"func={s(fn)} loc={s(fl)}:{line}:{col}")
+              f"func={s(fn)} loc={s(fl)}:{line}:{col}" + (" in-kernel" if sflags & 1 else ""))
     for i in range(nglob):
         name, sym_, slots, size, flags, sn = struct.unpack_from("<IIIIII", b, goff + 24 * i)
         print(f"global {s(name)} sym={s(sym_)} slots={slots} size={size} flags={flags} "

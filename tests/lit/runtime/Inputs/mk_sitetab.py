@@ -17,7 +17,7 @@ LOAD, STORE, GLOBAL = 1 << 24, 1 << 25, 1
 
 def strings():
     tab, offs = b"\0", {"": 0}
-    for s in ["vecadd.cu", "_Z6vecaddPKfS0_Pfi", "gm_counters__memops",
+    for s in ["vecadd.cu", "_Z6vecaddPKfS0_Pfi", "_Z5otherv", "gm_counters__memops",
               "gm_counters__memops__0123456789abcdef", "count",
               "__gm_replica_mask", "__gm_replica_mask__0123456789abcdef",
               "gm_alloctab__allocations", "gm_alloctab__allocations__0123456789abcdef",
@@ -28,15 +28,19 @@ def strings():
     return tab, offs
 
 
-def build(corrupt, alloctab=False, trace=False):
+def build(corrupt, alloctab=False, trace=False, split=False):
     strs, o = strings()
     f, k = o["vecadd.cu"], o["_Z6vecaddPKfS0_Pfi"]
+    # split: sites 0-2 in kernel vecadd, 3-4 in kernel other, each flagged
+    # GM_SITE_IN_KERNEL (1); else all in vecadd without the flag (a table
+    # of an earlier pass)
+    fl, k2 = (1, o["_Z5otherv"]) if split else (0, k)
     sites = [
-        (1, 1, 1, 0, 4 | (GLOBAL << 16) | LOAD, k, f, 5, 16),
-        (1, 1, 1, 0, 4 | (GLOBAL << 16) | LOAD, k, f, 5, 23),
-        (1, 1, 1, 0, 4 | (GLOBAL << 16) | STORE, k, f, 5, 12),
-        (2, 0, 1, 0, 2, k, f, 4, 9),
-        (3, 0, 1, 0, 0, k, f, 3, 0),
+        (1, 1, 1, fl, 4 | (GLOBAL << 16) | LOAD, k, f, 5, 16),
+        (1, 1, 1, fl, 4 | (GLOBAL << 16) | LOAD, k, f, 5, 23),
+        (1, 1, 1, fl, 4 | (GLOBAL << 16) | STORE, k, f, 5, 12),
+        (2, 0, 1, fl, 2, k2, f, 4, 9),
+        (3, 0, 1, fl, 0, k2, f, 3, 0),
     ]
     if corrupt == "event":
         sites[1] = (9,) + sites[1][1:]
@@ -99,9 +103,11 @@ def main():
                     help="also list the allocations analysis' table global")
     ap.add_argument("--trace", action="store_true",
                     help="also list the trace analysis' buffer and module globals")
+    ap.add_argument("--split", action="store_true",
+                    help="sites 0-2 in kernel vecadd, 3-4 in kernel other, flagged in-kernel")
     ap.add_argument("-o", required=True)
     a = ap.parse_args()
-    data = build(a.corrupt, a.alloctab, a.trace)
+    data = build(a.corrupt, a.alloctab, a.trace, a.split)
     if a.inc:
         open(a.o, "w").write(as_include(data))
     elif a.cu:
