@@ -514,6 +514,13 @@ void gm_trace_context_destroy(CUcontext ctx)
     pthread_mutex_unlock(&S.lock);
 }
 
+/* GPUMEM_QUIET (docs/runtime.md): nothing on stderr at exit but losses. */
+static int quiet(void)
+{
+    const char *v = getenv("GPUMEM_QUIET");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 void gm_trace_shutdown(void)
 {
     char err[256] = "";
@@ -524,10 +531,11 @@ void gm_trace_shutdown(void)
         take_copies(NULL);                  /* copies after the last traced launch */
         gm_trace_pipe_stop(&S.pipe);
         if (gm_trace_sink_close(&S.sink, err, sizeof err)) fprintf(stderr, "gpumem: %s\n", err);
-        fprintf(stderr, "gpumem: trace: %" PRIu64 " launches, %" PRIu64 " records saved, %" PRIu64
-                " dropped, %" PRIu64 " over the cap, %" PRIu64 " lost, %" PRIu64 " copies%s%s\n",
-                S.seq, S.saved, S.dropped, S.capped, S.lost, Q.kept, S.opts.file ? "; file " : "",
-                S.opts.file ? S.opts.file : "");
+        if (!quiet() || S.dropped || S.capped || S.lost || Q.lost) /* a loss is always said */
+            fprintf(stderr, "gpumem: trace: %" PRIu64 " launches, %" PRIu64 " records saved, %" PRIu64
+                    " dropped, %" PRIu64 " over the cap, %" PRIu64 " lost, %" PRIu64 " copies%s%s\n",
+                    S.seq, S.saved, S.dropped, S.capped, S.lost, Q.kept, S.opts.file ? "; file " : "",
+                    S.opts.file ? S.opts.file : "");
         if (Q.lost)
             fprintf(stderr, "gpumem: trace: %" PRIu64 " copies and memsets not recorded (more than %u"
                     " before the first traced launch or %u between two)\n", Q.lost, COPIES_EARLY,
