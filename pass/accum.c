@@ -6,19 +6,20 @@
  * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
  * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
- * kernel). A call whose result a kernel passes to an out-of-line copy
- * (outline.c) becomes an element of one local-memory array instead, and
- * the copy's calls the element it was passed (lacc.c). Every other call
- * becomes NULL, and the handler updates memory directly. Depends on LLVM-C
- * (Core), calls.c, lacc.c, loopinv.c and the handler SDK's names.
+ * kernel). Every other call becomes NULL, and the handler updates memory
+ * directly. Depends on LLVM-C (Core), calls.c, loopinv.c and the handler
+ * SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "accum.h"
 #include "internal.h"
 
 #define GM_ACCUM_FN_PREFIX "gm_accum__"
 #define GM_ACCUM_FLUSH_PREFIX "gm_accum_flush__"
+#define GM_ACCUM_WORDS 6   /* handler.h */
+
+struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
+struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
 
 static int cmp_ptr(const void *a, const void *b)
 {
@@ -102,39 +103,37 @@ static LLVMValueRef accum_callee(LLVMValueRef in)
     return gm_prefixed_callee(in, GM_ACCUM_FN_PREFIX);
 }
 
-/* The accumulator of (flush, site) in kernel k, made on first use; local:
- * one passed to an out-of-line copy (an element of k->lbase). */
+/* Positions b after the allocas of the entry block. */
+static void after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
+{
+    LLVMValueRef at = LLVMGetFirstInstruction(entry);
+    while (at && LLVMIsAAllocaInst(at))
+        at = LLVMGetNextInstruction(at);
+    if (at) LLVMPositionBuilderBefore(b, at);
+    else LLVMPositionBuilderAtEnd(b, entry);
+}
+
+/* The accumulator of (flush, site) in kernel k, made on first use. */
 static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
-                             LLVMValueRef flush, unsigned long long site, int local)
+                             LLVMValueRef flush, unsigned long long site)
 {
     for (int i = 0; i < k->n; i++)
         if (k->v[i].flush == flush && k->v[i].site == site)
             return k->v[i].slot;
-    int j = 0;
-    while (local && j < k->nlf && k->lf[j] != flush)
-        j++;
-    if (local ? j == k->nlf || k->lfused[j] == k->lfcap[j] : k->nreg == GM_ACCUM_MAX)
+    if (k->n == GM_ACCUM_MAX)
         return NULL;
-    int index = local ? k->lfbase[j] + k->lfused[j]++ : k->nreg++;
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-    LLVMValueRef a;
-    if (local) {
-        a = gm_lacc_slot(k, b, f, ty, index);
-    } else {
-        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-        LLVMSetCurrentDebugLocation2(b, NULL);
-        a = LLVMBuildAlloca(b, ty, "gm.acc");
-        /* the zeroing store goes after every alloca of the entry block, so
-         * code later inserted at the entry (block init) keeps all
-         * accumulators' allocas together there, where SROA promotes them */
-        gm_after_allocas(b, entry);
-    }
-    LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(ty), a);
-    if (local)
-        LLVMSetAlignment(z, 8);   /* 24 B elements of an 8-aligned array */
-    k->v[k->n++] = (struct gm_acc){flush, a, site, index, local};
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMSetCurrentDebugLocation2(b, NULL);
+    LLVMValueRef a = LLVMBuildAlloca(b, ty, "gm.acc");
+    /* the zeroing store goes after every alloca of the entry block, so
+     * code later inserted at the entry (block init) keeps all
+     * accumulators' allocas together there, where SROA promotes them */
+    after_allocas(b, entry);
+    LLVMBuildStore(b, LLVMConstNull(ty), a);
+    k->v[k->n++] = (struct gm_acc){flush, a, site};
     return a;
 }
 
@@ -169,68 +168,40 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
 }
 
-/* Replaces one gm_accum__ call: an accumulator, the one an out-of-line
- * copy was passed, or NULL. */
+/* Replaces one gm_accum__ call: an accumulator or NULL. */
 static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
                        LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
     LLVMValueRef slot = NULL;
-    int p = kernel ? -1 : gm_lacc_param(f, accum_callee(call)), local = kernel && gm_lacc_passed(call);
-    if (p >= 0) {
-        gm_lacc_lower_in_copy(b, f, call, p);
-        return;
-    }
     if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
         int n0 = k->n;
-        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site), local);
+        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
         if (slot && k->n > n0)
             step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
-    }
-    if (local) {
-        gm_lacc_pass(k, call, slot);
-        return;
     }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
     LLVMInstructionEraseFromParent(call);
 }
 
-/* Before each ret of f: flush every register accumulator, then the
- * local ones, one loop per flush function. */
+/* Before each ret of f: flush every accumulator. */
 static void add_flushes(const struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-    LLVMValueRef *rets = NULL, sites = NULL;
-    size_t nret = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet)
             continue;
-        if (!(rets = realloc(rets, (nret + 1) * sizeof *rets)))
-            abort();
-        rets[nret++] = t;
-    }
-    for (int j = 0; j < k->nlf && !sites; j++)
-        if (k->lfused[j])
-            sites = gm_lacc_sites(k, LLVMGetGlobalParent(f));
-    for (size_t r = 0; r < nret; r++) {
-        LLVMValueRef t = rets[r];
         LLVMPositionBuilderBefore(b, t);
         gm_set_loc(b, f, t);
         for (int i = 0; i < k->n; i++) {
-            if (k->v[i].local)
-                continue;
             LLVMValueRef args[2] = {
                 LLVMConstInt(LLVMInt32TypeInContext(ctx), k->v[i].site, 0), k->v[i].slot};
             LLVMBuildCall2(b, LLVMGlobalGetValueType(k->v[i].flush), k->v[i].flush, args, 2, "");
         }
-        for (int j = 0; j < k->nlf; j++)
-            if (k->lfused[j])
-                gm_lacc_flush_loop(k, b, f, t, sites, k->lf[j], k->lfbase[j], k->lfused[j]);
     }
-    free(rets);
 }
 
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
@@ -247,9 +218,6 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         struct gm_blocks g;
         gm_cfg_blocks_init(&g, f);
         int kernel = gm_is_kernel(m, f);
-        for (size_t i = 0; kernel && i < n; i++)
-            gm_lacc_count(&k, calls[i], flush_fn(m, accum_callee(calls[i])));
-        gm_lacc_bases(&k);
         for (size_t i = 0; i < n; i++)
             lower_call(&k, &g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);

@@ -40,7 +40,6 @@ struct gm_pass_options {
 #define GM_DIAG_NO_LOOPINV 1u
 #define GM_DIAG_NO_BLOCK 2u
 #define GM_DIAG_SITES 4u
-#define GM_DIAG_LACC 8u
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
  * one-line message in err on bad input (options, handler files). */

@@ -128,19 +128,13 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 
 /* Inlined or out-of-line handlers per site (outline.c). */
 #define GM_OOL_PREFIX "gm_ool__"
-/* Accumulators per kernel (GM_ACCUM_WORDS registers each; accum.c), and
- * accumulators in local memory per kernel for loop sites that call their
- * out-of-line copy (GM_ACCUM_WORDS words of stack each). */
+/* Accumulators per kernel (GM_ACCUM_WORDS registers each; accum.c). */
 #define GM_ACCUM_MAX 16
-#define GM_ACCUM_LOCAL_MAX 32
-/* Accumulator stubs per event that out-of-line copies pass on; the
- * parameter attribute naming the stub whose accumulator one carries. */
+/* Distinct accumulator stubs counted per event (outline.c). */
 #define GM_OOL_ACCS 4
-#define GM_ACC_PARAM_ATTR "gm-accum"
 /* Bits of a site's plan (outline.c): in a kernel, on a CFG cycle, its
- * address has a loop step (loopinv.c), its budgeted handlers inlined, its
- * out-of-line call passes accumulators in local memory. */
-enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8, GM_OOL_LACC = 16 };
+ * address has a loop step (loopinv.c), its budgeted handlers inlined. */
+enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8 };
 struct gm_ool {
     LLVMModuleRef m;
     const struct gm_handlers *h;
@@ -148,11 +142,11 @@ struct gm_ool {
     struct gm_ins *ins;
     int growth_pct;                   /* -gm-inline-growth */
     unsigned cost[GM_EV_N], maxcost;  /* instructions of an event's handlers */
-    unsigned accum[GM_EV_N];          /* accumulator stubs they call ... */
-    LLVMValueRef accfn[GM_EV_N][GM_OOL_ACCS];   /* ... gm_accum__NAME */
+    unsigned accum[GM_EV_N];          /* register accumulators a site takes: ... */
+    LLVMValueRef accfn[GM_EV_N][GM_OOL_ACCS];   /* ... the gm_accum__NAME they call */
     int block[GM_EV_N];               /* they use block accumulators */
     uint64_t infomask[GM_EV_N];       /* info word bits they read (infobits.c) */
-    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; int acc; } *wrap;
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
     size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
     unsigned char *plan;              /* per site: GM_OOL_* bits */
     unsigned char *depth;             /* per loop site: loop nesting depth (>= 1) */
@@ -162,11 +156,10 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
 void gm_ool_free(struct gm_ool *o);
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs, uint32_t site);
+                         unsigned nargs);
 /* -gm-diag-sites: one line to stderr about kernel f's loop sites (oolstats.c). */
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
-                       unsigned long long spent, unsigned long long budget, unsigned acc,
-                       unsigned lacc);
+                       unsigned long long spent, unsigned long long budget, unsigned acc);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */

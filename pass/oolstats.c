@@ -2,9 +2,8 @@
 /*
  * -gm-diag-sites: how the code growth budget (outline.c) was spent in a
  * kernel, one line to stderr:
- *   gpumem: inline KERNEL: budget SPENT/BUDGET insts, ACC accumulators,
- *     LACC in local memory; loop sites INL/N (steps INL/N); depth D: INL/N
- *     (steps INL/N) ...
+ *   gpumem: inline KERNEL: budget SPENT/BUDGET insts, ACC accumulators;
+ *     loop sites INL/N (steps INL/N); depth D: INL/N (steps INL/N) ...
  * INL of N sites on CFG cycles got their budgeted handlers inlined, by
  * loop nesting depth (deepest first); "steps" are the memory sites whose
  * address is fixed or steps by an invariant D (loopinv.c). For measuring
@@ -27,8 +26,7 @@ static void add(struct tally *t, unsigned char plan)
 }
 
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
-                       unsigned long long spent, unsigned long long budget, unsigned acc,
-                       unsigned lacc)
+                       unsigned long long spent, unsigned long long budget, unsigned acc)
 {
     struct tally all = {0}, by[GM_DEPTHS + 1] = {{0}};
     for (size_t i = i0; i < i1; i++) {
@@ -41,9 +39,9 @@ void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t
         return;
     size_t n = 0;
     const char *name = LLVMGetValueName2(f, &n);
-    fprintf(stderr, "gpumem: inline %.*s: budget %llu/%llu insts, %u accumulators, %u in "
-            "local memory; loop sites %u/%u (steps %u/%u)", (int)n, name, spent, budget, acc,
-            lacc, all.hot, all.n, all.hotsteps, all.steps);
+    fprintf(stderr, "gpumem: inline %.*s: budget %llu/%llu insts, %u accumulators; "
+            "loop sites %u/%u (steps %u/%u)", (int)n, name, spent, budget, acc,
+            all.hot, all.n, all.hotsteps, all.steps);
     for (int d = GM_DEPTHS; d >= 1; d--)
         if (by[d].n)
             fprintf(stderr, "; depth %d: %u/%u (steps %u/%u)", d, by[d].hot, by[d].n,

@@ -11,12 +11,7 @@
  * its register accumulators last (GM_ACCUM_MAX). The plan is made for all
  * sites before any call is inserted; the budget goes to a kernel's loop
  * sites best ranked first (cmp_cand: deepest loop, loop steps, branches).
- * The kernel's other loop sites with a step, and its other loop branches,
- * pass accumulators in local memory to their copy (GM_OOL_LACC, at most
- * GM_ACCUM_LOCAL_MAX: a copy of its own with one more pointer and index
- * per accumulator stub, lowered by accum.c and lacc.c).
- * Tiny handlers (no
- * larger than a call) are inlined everywhere, and handlers with block
+ * Tiny handlers (no larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
  * event and set of constant arguments in the module, internal, noinline),
@@ -209,7 +204,7 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
     if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
         budget = GM_OOL_MIN_HOT * o->maxcost;
     unsigned long long spent = 0;
-    unsigned acc = 0, lacc = 0;
+    unsigned acc = 0;
     for (size_t k = 0; k < nc; k++) {
         if (spent + c[k].cost > budget || acc + c[k].acc > GM_ACCUM_MAX)
             continue;
@@ -217,22 +212,8 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
         acc += c[k].acc;
         o->plan[c[k].site] |= GM_OOL_HOT;
     }
-    /* with -gm-diag-lacc, the rest of the step sites and branches get
-     * accumulators in local memory (their copies' calls then skip the
-     * counter update, and a step site the analysis); other memory sites
-     * would still run the analysis at every execution and flush whenever the
-     * key changes (histogram's data-dependent bins), for larger copies. Off
-     * by default: on the H100 radixsort-cuda took 44.29x of --gm-off with
-     * them, 24.95x without (bench/results/handler-cost-h100-2026-11-27-eve.md) */
-    for (size_t k = 0; gm_diag(GM_DIAG_LACC) && k < nc; k++) {
-        if ((o->plan[c[k].site] & GM_OOL_HOT) || !c[k].acc || c[k].class > 1 ||
-            lacc + c[k].acc > GM_ACCUM_LOCAL_MAX)
-            continue;
-        lacc += c[k].acc;
-        o->plan[c[k].site] |= GM_OOL_LACC;
-    }
     if (gm_diag(GM_DIAG_SITES))
-        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc, lacc);
+        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc);
     free(c);
     gm_cfg_blocks_free(&g);
 }
@@ -321,12 +302,11 @@ static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValue
     return LLVMConstInt(LLVMTypeOf(args[i]), v, 0);
 }
 
-static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
-                                 int acc)
+static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
 {
     for (size_t i = 0; i < o->nwrap; i++) {
         struct gm_ool_wrap *w = &o->wrap[i];
-        int same = w->ev == ev && w->acc == acc;
+        int same = w->ev == ev;
         for (unsigned k = 1; same && k < n; k++)
             same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
@@ -335,40 +315,22 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     return NULL;
 }
 
-/* A wrapper for sites with accumulators (acc) takes, last, per
- * accumulator stub of the event a pointer (string attribute
- * GM_ACC_PARAM_ATTR = the stub's name; clang discards value names) and an
- * index: the kernel's array of accumulators in local memory and the
- * site's element (accum.c), a constant at each call, so the kernel keeps
- * one pointer live, not one per site. accum.c puts the element in place
- * of the stub's calls in the inlined handlers. */
-static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n,
-                                 int acc)
+static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
 {
     static const char *const names[GM_EV_N] = {"before_mem", "after_load", "before_branch",
                                                "kernel_entry", "kernel_exit"};
     LLVMContextRef ctx = LLVMGetModuleContext(o->m);
-    LLVMTypeRef p[4 + 2 * GM_OOL_ACCS];
-    unsigned np = 0, na = acc ? o->accum[ev] : 0;
+    LLVMTypeRef p[4];
+    unsigned np = 0;
     for (unsigned i = 0; i < n; i++)
         if (!baked(ev, args, i))
             p[np++] = LLVMTypeOf(args[i]);
-    for (unsigned k = 0; k < na; k++) {
-        p[np + 2 * k] = LLVMGetReturnType(LLVMGlobalGetValueType(o->accfn[ev][k]));
-        p[np + 2 * k + 1] = LLVMInt32TypeInContext(ctx);
-    }
     char name[96];
     snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%zu", names[ev], o->nwrap);
-    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np + 2 * na, 0));
+    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0));
     LLVMSetLinkage(w, LLVMInternalLinkage);
     unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
-    for (unsigned k = 0; k < na; k++) {
-        size_t len = 0;
-        const char *stub = LLVMGetValueName2(o->accfn[ev][k], &len);
-        LLVMAddAttributeAtIndex(w, np + 2 * k + 1, LLVMCreateStringAttribute(ctx, GM_ACC_PARAM_ATTR,
-                                (unsigned)strlen(GM_ACC_PARAM_ATTR), stub, (unsigned)len));
-    }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
@@ -382,31 +344,22 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
         abort();
     struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
     memset(r, 0, sizeof *r);
-    r->ev = ev, r->fn = w, r->acc = acc;
+    r->ev = ev, r->fn = w;
     for (unsigned i = 1; i < n; i++)
         r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
     return w;
 }
 
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs, uint32_t site)
+                         unsigned nargs)
 {
-    int acc = o->accum[ev] && (o->plan[site] & GM_OOL_LACC);
-    LLVMValueRef w = find_wrapper(o, ev, args, nargs, acc);
+    LLVMValueRef w = find_wrapper(o, ev, args, nargs);
     if (!w)
-        w = make_wrapper(o, ev, args, nargs, acc);
-    LLVMValueRef a[4 + 2 * GM_OOL_ACCS];
+        w = make_wrapper(o, ev, args, nargs);
+    LLVMValueRef a[4];
     unsigned k = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (!baked(ev, args, i))
             a[k++] = args[i];
-    /* the site's accumulators: stub calls that accum.c lowers in the
-     * kernel to the local array and the element's index */
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(o->m));
-    for (unsigned j = 0; acc && j < o->accum[ev]; j++) {
-        LLVMValueRef stub = o->accfn[ev][j];
-        a[k++] = LLVMBuildCall2(b, LLVMGlobalGetValueType(stub), stub, &args[0], 1, "gm.ool.acc");
-        a[k++] = LLVMConstInt(i32, 0, 0);
-    }
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
 }

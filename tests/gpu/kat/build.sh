@@ -5,7 +5,7 @@
 #   bin/NAME.inst  gpumemcc --gm-analyses=coalescing,divergence,values,allocations
 #   bin/NAME.ool   gpumemcc --gm-analyses=coalescing,divergence with no handler
 #                  inlined (-gm-inline-growth=0): every loop site of a kernel
-#                  calls its out-of-line copy with accumulators in local memory
+#                  calls its out-of-line copy
 #   bin/NAME.off   gpumemcc --gm-off (for Nsight Compute: same code, no handlers)
 # plus lib/ with the build tree's libraries (rpath $ORIGIN/../lib).
 # Usage: tests/gpu/kat/build.sh [BUILD_DIR (default build)]

@@ -8,10 +8,9 @@
 # the count of failures are echoed); exits 1 if any program or check fails;
 # with WITH_NCU=1 also Nsight Compute's sector and wavefront counters of the
 # --gm-off build to $OUT/kat/NAME.ncu.csv. The NAME.ool build (every loop
-# site out of line, accumulators in local memory) is checked against the
-# same expectations of coalescing and divergence ($OUT/kat/NAME.ool.*).
-# Depends on: sh, python3, c++filt,
-# the devbuild.
+# site out of line) is checked against the same expectations of
+# coalescing and divergence ($OUT/kat/NAME.ool.*). Depends on: sh,
+# python3, c++filt, the devbuild.
 set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 dev=$root/build-kat

@@ -8,35 +8,21 @@
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
 ; small kernel inlines all its loop sites if they are at most 3, else none);
-; a kernel's loop site that calls its copy passes an accumulator in local
-; memory;
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
 ; loop site calls a copy of its GM_SLOW helper specialised for its info word.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.none.ll
-; Local accumulators are an A/B switch (-gm-diag-lacc), off by default: none here.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.def.ll
-; RUN: FileCheck %s --check-prefix=DEF < %t.def.ll
-; DEF-NOT: gm.lacc
-; DEF-NOT: "gm-accum"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: @gm.lacc.sites = private addrspace(4) constant [4 x i32] [i32 5, i32 6, i32 7, i32 8]
 ; The added functions come first (fnorder.c). One copy per set of constants, the handler and its helpers inlined in it.
 ; CHECK: define internal void @gm_ool__before_mem__[[LD:[0-9]+]](i32 %0, i64 %1) #[[ATTR:[0-9]+]]
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
-; The copy for loop sites with local accumulators: element %3 of array %2.
-; CHECK: define internal void @gm_ool__before_mem__[[LA:[0-9]+]](i32 %0, i64 %1, ptr "gm-accum"="gm_accum__coalescing" %2, i32 %3) #[[ATTR]]
-; CHECK: %gm.acc = getelementptr [6 x i32], ptr %2, i32 %3
-; CHECK-NOT: icmp {{.*}} %gm.acc, null
-; CHECK-NOT: call {{.*}}co_
-; CHECK: ret void
 ; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
 ; word (slowspec.c), its own helpers inlined; no generic co_keyed left.
 ; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
@@ -68,10 +54,9 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
 ; NONE-LABEL: define ptx_kernel void @loop(
-; NONE: %gm.lacc = alloca [1 x [6 x i32]]
 ; NONE-NOT: alloca
 ; NONE: body:
-; NONE: call void @gm_ool__before_mem__{{[0-9]+}}(i32 3, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
+; NONE: call void @gm_ool__before_mem__[[NLD:[0-9]+]](i32 3, i64 %{{[0-9]+}})
 ; NONE-NEXT: load i32
 define ptx_kernel void @loop(ptr addrspace(1) %p, i32 %n) {
 entry:
@@ -91,40 +76,17 @@ exit:
 }
 
 ; A small kernel whose loop has more sites than the floor (an unrolled
-; loop): all out of line, none half-inlined; their addresses step by 4 B
-; a iteration, so their accumulators live in local memory, one array for the kernel, zero at entry: each call passes
-; the array and the site's element, the copy takes the element (its
-; pointer parameter names the stub it stands for; its test for a missing
-; accumulator is folded away), each gets its loop step (D = 4) in the
-; preheader, and before the kernel returns one loop flushes them all
-; (their sites from the constant table @gm.lacc.sites).
+; loop): all out of line, none half-inlined, each call the same copy with
+; the site and the address only.
 ; CHECK-LABEL: define ptx_kernel void @loop4(
-; CHECK-NEXT: entry:
-; CHECK-NEXT: %gm.lacc = alloca [4 x [6 x i32]]
 ; CHECK-NOT: alloca
-; CHECK: %[[S3:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 3
-; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S3]]
-; CHECK: %[[S0:gm.lacc.slot[0-9]*]] = getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 0
-; CHECK-NEXT: store [6 x i32] zeroinitializer, ptr %[[S0]]
-; CHECK: [[W2:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 2
-; CHECK-NEXT: store i32 4, ptr [[W2]]
-; CHECK: [[W5:%[0-9]+]] = getelementptr inbounds i32, ptr %[[S0]], i32 5
-; CHECK-NEXT: store i32 1, ptr [[W5]]
 ; CHECK-NOT: co_keyed
-; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 0)
-; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 1)
-; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 2)
-; CHECK: call void @gm_ool__before_mem__[[LA]](i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 3)
-; CHECK: exit:
-; CHECK: gm.lflush:
-; CHECK: %gm.lflush.i = phi i32 [ 0, %exit ], [ [[NEXT:%[0-9]+]], %{{.*}} ]
-; CHECK: getelementptr inbounds [4 x i32], ptr addrspace(4) @gm.lacc.sites, i32 0, i32 %gm.lflush.i
-; CHECK: getelementptr inbounds [4 x [6 x i32]], ptr %gm.lacc, i32 0, i32 %gm.lflush.i
-; CHECK: call fastcc void @_ZL12co_flush_alljjj(
-; CHECK: [[NEXT]] = add i32 %gm.lflush.i, 1
-; CHECK-NEXT: icmp ult i32 [[NEXT]], 4
-; CHECK: gm.lflush.done:
-; CHECK-NEXT: ret void
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 5, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 6, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 7, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__[[LD]](i32 8, i64 %{{[0-9]+}})
+; CHECK-NOT: co_flush
+; CHECK: ret void
 define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %body
@@ -179,3 +141,4 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 
 ; CHECK: attributes #[[ATTR]] = { noinline }
 ; NONE-NOT: call {{.*}}@_ZL8co_keyed
+; NONE-NOT: gm.acc

@@ -7,18 +7,17 @@
 ; direct path inlined). Each kernel here has 4 or more loop sites and a
 ; budget (-gm-inline-growth) for one site of the coalescing handler; a site
 ; that is not inlined calls gm_ool__before_mem__N.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-inline-growth=500 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll 2>%t.err
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=500 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll 2>%t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=DIAG < %t.err
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-lacc -gm-inline-growth=100000 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc,%handlers/divergence.bc -S %s -o %t.br.ll 2>%t.br.err
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=100000 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc,%handlers/divergence.bc -S %s -o %t.br.ll 2>%t.br.err
 ; RUN: FileCheck %s --check-prefix=CAP < %t.br.ll
 ; RUN: FileCheck %s --check-prefix=CAPDIAG < %t.br.err
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 ; The step site (p[i]) comes last in program order and is the one inlined;
-; the three data-dependent loads before it stay out of line, without
-; accumulators (only step sites and branches get them in local memory).
+; the three data-dependent loads before it stay out of line.
 ; CHECK-LABEL: define ptx_kernel void @step_first(
 ; CHECK: loop:
 ; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 0, i64 %{{[0-9]+}})
@@ -27,7 +26,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT: gm_ool__before_mem__
 ; CHECK: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(i32 3,
 ; CHECK: exit:
-; DIAG: gpumem: inline step_first: budget 94/{{[0-9]+}} insts, 1 accumulators, 0 in local memory; loop sites 1/4 (steps 1/1); depth 1: 1/4 (steps 1/1)
+; DIAG: gpumem: inline step_first: budget 94/{{[0-9]+}} insts, 1 accumulators; loop sites 1/4 (steps 1/1); depth 1: 1/4 (steps 1/1)
 define ptx_kernel void @step_first(ptr addrspace(1) %p, ptr addrspace(1) %q, i32 %n) {
 entry:
   br label %loop
@@ -54,18 +53,17 @@ exit:
 }
 
 ; The inner loop's site is inlined, the outer loop's three (steps
-; included, first in program order) are not; the two steps pass
-; accumulators in local memory.
+; included, first in program order) are not.
 ; CHECK-LABEL: define ptx_kernel void @deepest_first(
 ; CHECK: outer:
-; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 5, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 {{[01]}})
-; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 6, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 {{[01]}})
+; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 5, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 6, i64 %{{[0-9]+}})
 ; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 7, i64 %{{[0-9]+}})
 ; CHECK: inner:
 ; CHECK-NOT: gm_ool__before_mem__
 ; CHECK: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(i32 8,
 ; CHECK: latch:
-; DIAG: gpumem: inline deepest_first: budget 94/{{[0-9]+}} insts, 1 accumulators, 2 in local memory; loop sites 1/4 (steps 0/2); depth 2: 1/1 (steps 0/0); depth 1: 0/3 (steps 0/2)
+; DIAG: gpumem: inline deepest_first: budget 94/{{[0-9]+}} insts, 1 accumulators; loop sites 1/4 (steps 0/2); depth 2: 1/1 (steps 0/0); depth 1: 0/3 (steps 0/2)
 define ptx_kernel void @deepest_first(ptr addrspace(1) %p, ptr addrspace(1) %q, i32 %n) {
 entry:
   br label %outer
@@ -102,17 +100,16 @@ exit:
 ; With coalescing and divergence and a budget for all: 17 loads with a
 ; step and the loop's branch, 18 accumulators asked for, 16 in registers.
 ; The step sites come first: the first 16 loads are inlined, the 17th load
-; and the branch call their out-of-line copies, with accumulators in
-; local memory.
+; and the branch call their out-of-line copies.
 ; CAP-LABEL: define ptx_kernel void @cap(
 ; CAP: loop:
 ; CAP-COUNT-16: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(
 ; CAP-NOT: call { i32, i32, i32 } @gm_ool__slow__
-; CAP: call void @gm_ool__before_mem__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.lacc, i32 {{[01]}})
+; CAP: call void @gm_ool__before_mem__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}})
 ; CAP-NEXT: load i32, ptr addrspace(1) %a16
-; CAP: call void @gm_ool__before_branch__{{[0-9]+}}(i32 {{[0-9]+}}, i32 %gm.dir, ptr %gm.lacc, i32 {{[01]}})
+; CAP: call void @gm_ool__before_branch__{{[0-9]+}}(i32 {{[0-9]+}}, i32 %gm.dir)
 ; CAP: exit:
-; CAPDIAG: gpumem: inline cap: budget {{[0-9]+}}/{{[0-9]+}} insts, 16 accumulators, 2 in local memory; loop sites 16/18 (steps 16/17)
+; CAPDIAG: gpumem: inline cap: budget {{[0-9]+}}/{{[0-9]+}} insts, 16 accumulators; loop sites 16/18 (steps 16/17)
 define ptx_kernel void @cap(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %loop
