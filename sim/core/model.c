@@ -351,34 +351,44 @@ static uint32_t partial_line(uint32_t *bytes, int o0, int o1)
     return smask;
 }
 
+/* A new line access at the end of w->buf with everything but its byte
+ * masks: first = offset in the line of its first touched byte (the
+ * allocation is the one holding that byte). */
+GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
+                                   uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_lacc *x = &w->buf[w->nbuf++];
+    x->line = line;
+    x->alloc = alloc_of(s, w, (line << 7) + first);
+    x->site = site;
+    x->rec = rec;
+    x->sm = (uint16_t)sm;
+    x->l1set = gm_cache_set(&s->l1[sm], line);
+    x->l2set = gm_cache_set(&s->l2, line);
+    x->dig = gm_dig(line + 1);
+    x->op = (uint8_t)op;
+    x->l2hint = -1;
+    x->l2vic = 0xff;
+    x->l2abs = 0;
+    x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
+    return x;
+}
+
 /* A global access whose 32 lanes cover [addr, addr + len) contiguously
  * (len <= 512): its lines straight into w->buf, the entries add_lines
  * makes from coal_range's (lines ascending, first byte, byte masks). */
-static void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t len, uint32_t site,
+GM_INLINE void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t len, uint32_t site,
                       uint32_t rec, uint32_t sm, uint32_t op)
 {
     uint64_t end = addr + len;
     for (uint64_t line = addr >> 7; line << 7 < end; line++) {
         uint64_t base = line << 7;
         int o0 = addr > base ? (int)(addr - base) : 0, o1 = end - base < 128 ? (int)(end - base) : 128;
-        struct gm_lacc *x = &w->buf[w->nbuf++];
-        x->line = line;
+        struct gm_lacc *x = lacc_new(s, w, line, (uint32_t)o0, site, rec, sm, op);
         uint32_t smask = 0xf;
         if (o0 == 0 && o1 == 128) x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = GM_FULL;
         else smask = partial_line(x->bytes, o0, o1);
-        x->alloc = alloc_of(s, w, base + (uint32_t)o0);
-        x->site = site;
-        x->rec = rec;
-        x->sm = (uint16_t)sm;
-        x->l1set = gm_cache_set(&s->l1[sm], line);
-        x->l2set = gm_cache_set(&s->l2, line);
-        x->dig = gm_dig(line + 1);
         x->smask = (uint8_t)smask;
-        x->op = (uint8_t)op;
-        x->l2hint = -1;
-        x->l2vic = 0xff;
-        x->l2abs = 0;
-        x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
     }
 }
 
@@ -388,6 +398,80 @@ GM_INLINE int contiguous(const struct gm_access *a, uint32_t width)
 {
     if (a->active != GM_FULL || a->addr[31] - a->addr[0] != 31ull * width) return 0;   /* cheap reject */
     return a->addr[0] <= UINT64_MAX - 32 * width - 256 && gm_contiguous(a, width);
+}
+
+/* 1 when all 32 lanes are active at addr[0] + k * *stride, with stride 0
+ * or at least width (lanes do not overlap: their lines ascend), width
+ * <= 16 (one piece) and no address wrap: a warp whose lines the
+ * coalescer's order gives without looking any up. */
+GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
+{
+    uint64_t st = a->addr[1] - a->addr[0];
+    if (a->active != GM_FULL || width > 16 || (st && st < width) || st > (1ull << 56) ||
+        a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
+        return 0;
+    *stride = st;
+#ifdef __SSE4_1__
+    __m128i want = _mm_set_epi64x((long long)(a->addr[0] + st), (long long)a->addr[0]);
+    __m128i step = _mm_set1_epi64x(2 * (long long)st), bad = _mm_setzero_si128();
+    for (uint32_t k = 0; k < 32; k += 2) {
+        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a->addr + k)), want));
+        want = _mm_add_epi64(want, step);
+    }
+    return _mm_testz_si128(bad, bad);
+#else
+    uint64_t bad = 0;
+    for (uint32_t k = 1; k < 32; k++) bad |= (a->addr[k] - a->addr[k - 1]) ^ st;
+    return bad == 0;
+#endif
+}
+
+/* A strided warp (strided() holds, stride > 0): lane k's bytes
+ * [addr + k * stride, + width) in lane order. Lanes do not overlap, so
+ * lines come in ascending order and a lane's first line is the last one
+ * seen or a new one: each line access is made once, the same entries
+ * the coalescer makes, without its lookups. */
+static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+                        uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_lacc *x = NULL;
+    uint64_t cur = UINT64_MAX;   /* no line: addr + 32 * stride does not wrap */
+    uint32_t wmask = (1u << width) - 1;   /* width <= 16 */
+    for (uint32_t k = 0; k < 32; k++, addr += stride) {
+        uint64_t line = addr >> 7;
+        uint32_t off = (uint32_t)addr & 31, sec = (uint32_t)(addr >> 5) & 3;
+        if (line != cur) {
+            x = lacc_new(s, w, line, (uint32_t)addr & 127, site, rec, sm, op);
+            x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
+            x->smask = 0;
+            cur = line;
+        }
+        x->smask |= (uint8_t)(1u << sec);
+        if (off + width <= 32) {   /* one sector */
+            x->bytes[sec] |= wmask << off;
+            continue;
+        }
+        x->bytes[sec] |= GM_FULL << off;   /* to the sector's end, then the rest in the next sector */
+        uint32_t rest = off + width - 32;
+        if (sec == 3) {
+            x = lacc_new(s, w, ++cur, 0, site, rec, sm, op);
+            x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
+            x->bytes[0] = (1u << rest) - 1;
+            x->smask = 1;
+            continue;
+        }
+        x->bytes[sec + 1] |= (1u << rest) - 1;
+        x->smask |= (uint8_t)(2u << sec);
+    }
+}
+
+/* A request counted to the allocation of its first byte (lanes ascending:
+ * the first line's first byte, as the coalescer attributes it). */
+GM_INLINE void count_request(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t nact, uint32_t width)
+{
+    struct gm_counts *A = gm_ct(&w->allocs, alloc_of(s, w, addr));
+    A->requests++;
+    A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
 }
 
 /* Any other access: through the coalescer, 16 B piece by piece. Kept out
@@ -429,12 +513,16 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     if (s->l1_gen[sm] != s->gen) sm_l1(s, sm);
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+    uint64_t stride;
     if (!local && contiguous(a, width)) {   /* same entries as below, without the coalescer */
-        uint32_t id = alloc_of(s, w, a->addr[0]);
-        struct gm_counts *A = gm_ct(&w->allocs, id);
-        A->requests++;
-        A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+        count_request(s, w, a->addr[0], nact, width);
         add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
+        return;
+    }
+    if (!local && strided(a, width, &stride)) {   /* the same, lines computed */
+        count_request(s, w, a->addr[0], nact, width);
+        if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* one address: lane 0's bytes */
+        else add_strided(s, w, a->addr[0], stride, width, site, rec, sm, op);
         return;
     }
     coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);

@@ -54,7 +54,9 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
         a->warp_slot = (uint8_t)(rnd(&x) % 8);
         a->module = (uint16_t)(rnd(&x) % 3);
         a->site = (uint32_t)(rnd(&x) % 6);
-        uint64_t a0 = addr_in(&x, a->width), stride = shape == 1 ? 4 * (rnd(&x) % 64) : a->width;
+        uint64_t a0 = addr_in(&x, a->width), stride = a->width;
+        if (shape == 1)   /* strided: lanes overlapping, apart, or a line or more apart */
+            stride = rnd(&x) % 4 ? 4 * (rnd(&x) % 64) : 4 * (rnd(&x) % 2) + 128 * (rnd(&x) % 40);
         for (uint32_t l = 0; l < 32; l++) {
             if (shape == 2) a->addr[l] = addr_in(&x, a->width);      /* gather */
             else a->addr[l] = a0 + l * stride;                       /* contiguous / strided */
