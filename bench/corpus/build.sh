@@ -39,7 +39,8 @@ cc_of() {
   case $1 in
   nvcc) echo nvcc ;; gm) echo gpumemcc ;; off) echo "gpumemcc --gm-off" ;;
   trace) echo "gpumemcc --gm-analyses=trace" ;;
-  *) echo "build.sh: unknown compiler '$1' (nvcc gm off trace)" >&2; exit 2 ;;
+  sel) echo "gpumemcc --gm-native-copies" ;;
+  *) echo "build.sh: unknown compiler '$1' (nvcc gm off trace sel)" >&2; exit 2 ;;
   esac
 }
 

@@ -24,7 +24,7 @@ shift $((OPTIND - 1))
 out=${OUT:-$root/out/handler-cost}
 mkdir -p "$out/corpus"
 [ -f "$root/.devpack/corpus.tar.gz" ] || { echo "handler_cost.sh: no .devpack/corpus.tar.gz (bench/corpus/pack.sh)" >&2; exit 2; }
-OUT=$out/corpus sh "$root/bench/corpus/run.sh" -t "$tmo" -c "nvcc gm off" "$@"
+OUT=$out/corpus sh "$root/bench/corpus/run.sh" -t "$tmo" -c "nvcc gm off sel" "$@"
 md=$out/handler-cost.md
 {
   echo "# Handler cost: kernel time gm / --gm-off (every launch), $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -32,18 +32,22 @@ md=$out/handler-cost.md
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/device: /'
   echo "command: sh bench/corpus/handler_cost.sh -t $tmo $*"
   echo
-  echo "| program | verdict | nvcc kernel ms | gm kernel ms | off kernel ms | gm / off |"
-  echo "|---|---|---:|---:|---:|---:|"
+  echo "| program | verdict | nvcc kernel ms | gm kernel ms | off kernel ms | gm / off | sampled kernel ms | sampled / off | note |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
   awk -F'\t' 'NR > 1 {
       r = ($8 != "-" && $9 != "-" && $9 > 0) ? $8 / $9 : -1
-      printf "| %s | %s | %s | %s | %s | %s |\n", $1, $4, $7, $8, $9, r < 0 ? "-" : sprintf("%.2fx", r)
+      q = ($11 != "" && $11 != "-" && $9 != "-" && $9 > 0) ? $11 / $9 : -1
+      printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $4, $7, $8, $9, r < 0 ? "-" : sprintf("%.2fx", r),
+             $11 == "" ? "-" : $11, q < 0 ? "-" : sprintf("%.2fx", q), $10
       if (r > 0) { n++; s += log(r); if (r > w) { w = r; wp = $1 } }
+      if (q > 0) { nq++; sq += log(q); if (q > wq) { wq = q; wqp = $1 } }
       else if ($4 == "timeout") t = t " " $1
     } END {
       printf "\n- geomean gm / off over %d programs with both kernel times: %s (target <= 3x)\n", n, n ? sprintf("%.2fx", exp(s / n)) : "-"
       printf "- worst: %s (target <= 20x)\n", n ? sprintf("%.2fx (%s)", w, wp) : "-"
+      if (nq) printf "- sampled (--gm-native-copies build, GPUMEM_LAUNCH_EVERY=%s: every %sth launch of each kernel measured, the others run uninstrumented copies): geomean sampled / off over %d programs %.2fx, worst %.2fx (%s)\n", every, every, nq, exp(sq / nq), wq, wqp
       if (t != "") printf "- gpumemcc build over the time limit:%s\n", t
-    }' "$out/corpus/runs.tsv"
+    }' every="${GM_SEL_EVERY:-10}" "$out/corpus/runs.tsv"
 } >"$md"
 cat "$md"
 if [ -d "${GM_DEVBUILD:-$root/.devbuild}/bin" ]; then

@@ -24,7 +24,7 @@ want=" ${*:-} "
 stage=$(mktemp -d) || exit 1
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/corpus/lib"
-for c in nvcc gm off; do
+for c in nvcc gm off sel; do
   awk -F'\t' -v c=$c '$2 == c && $3 == "ok" {print $1}' "$out/builds.tsv" | while read -r p; do
     [ "$want" = "  " ] || case $want in *" $p "*) ;; *) continue ;; esac
     mkdir -p "$stage/corpus/$c"

@@ -4,7 +4,10 @@
 # after bench/corpus/pack.sh made .devpack/corpus.tar.gz here): runs each
 # packed program's nvcc build and gpumemcc build, one after the other, with
 # its Makefile's run arguments (PROGRAMS.txt), and compares what they print;
-# with -c "nvcc gm off" also the --gm-off build (kernel time only). Every run
+# with -c "nvcc gm off" also the --gm-off build (kernel time only); with
+# "sel" in -c the --gm-native-copies build, run with GPUMEM_LAUNCH_EVERY=N
+# (GM_SEL_EVERY, default 10: every 10th launch of each kernel measured, the
+# others run the kernels' uninstrumented copies; kernel time only). Every run
 # has gm-ktime injected (bench/ktime: kernel time summed over all launches,
 # measured the same way for every build; GPUMEM_FORCE=1 lets gpumem's
 # runtime run beside it).
@@ -35,7 +38,7 @@ export LD_LIBRARY_PATH="$c/lib:${CUDA_PATH:-/usr/local/cuda}/lib64:${LD_LIBRARY_
 logs=$work/logs
 mkdir -p "$logs"
 progs=${*:-$(ls "$c/gm" 2>/dev/null)}
-printf 'program\tnvcc_rc\tgm_rc\tverdict\tnvcc_s\tgm_s\tnvcc_kernel_ms\tgm_kernel_ms\toff_kernel_ms\tnote\n' >"$out/runs.tsv"
+printf 'program\tnvcc_rc\tgm_rc\tverdict\tnvcc_s\tgm_s\tnvcc_kernel_ms\tgm_kernel_ms\toff_kernel_ms\tnote\tsel_kernel_ms\n' >"$out/runs.tsv"
 printf 'program\tnvcc timing lines\tgpumemcc timing lines\n' >"$out/times.tsv"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/device: /'
 
@@ -52,8 +55,9 @@ run_one() { # CONFIG PROGRAM ARGS -> $logs/P.CONFIG.{out,err,rc,s}
   *'$(LAUNCHER)'*) cmd=$(printf '%s' "$3" | sed 's/\$(LAUNCHER)//') ;;
   *) cmd="./main $3" ;;
   esac
-  t0=$(date +%s.%N)
-  ( cd "$d" && GPUMEM_OUT="$l.report" GPUMEM_FORCE=1 CUDA_INJECTION64_PATH="$c/lib/libgm-ktime.so" \
+  t0=$(date +%s.%N) every=1
+  [ "$1" = sel ] && every=${GM_SEL_EVERY:-10}
+  ( cd "$d" && GPUMEM_LAUNCH_EVERY=$every GPUMEM_OUT="$l.report" GPUMEM_FORCE=1 CUDA_INJECTION64_PATH="$c/lib/libgm-ktime.so" \
       GM_KTIME_OUT="$l.ktime" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
   echo $? >"$l.rc"
   echo "$t0 $(date +%s.%N)" | awk '{printf "%.2f\n", $2 - $1}' >"$l.s"
@@ -94,9 +98,17 @@ one_program() { # PROGRAM: run its builds, compare, append its rows
     verdict=differs
     note=$note$(diff "$logs/$p.nvcc.cmp" "$logs/$p.gm.cmp" | grep '^[<>]' | head -2 | cut -c1-100 | tr '\t\n' '  ')
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
+  if [ -f "$logs/$p.sel.out" ]; then # the sampled build must print what nvcc's does
+    grep -Ev "$TIMING" "$logs/$p.sel.out" >"$logs/$p.sel.cmp"
+    if [ "$(cat "$logs/$p.sel.rc")" = "$rn" ] && cmp -s "$logs/$p.nvcc.cmp" "$logs/$p.sel.cmp"; then
+      note="${note}${note:+; }sel: same"
+    else
+      note="${note}${note:+; }sel: DIFFERS (exit $(cat "$logs/$p.sel.rc"))"
+    fi
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
     "$(cat "$logs/$p.gm.s")" "$(kernel_ms "$p" nvcc)" "$(kernel_ms "$p" gm)" "$(kernel_ms "$p" off)" \
-    "$note" >>"$out/runs.tsv"
+    "$note" "$(kernel_ms "$p" sel)" >>"$out/runs.tsv"
   printf '%s\t%s\t%s\n' "$p" "$(cat "$logs/$p.nvcc.times")" "$(cat "$logs/$p.gm.times")" >>"$out/times.tsv"
   echo "$p: $verdict ($(cat "$logs/$p.nvcc.s") s / $(cat "$logs/$p.gm.s") s) $note"
 }
