@@ -98,6 +98,24 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
     }
 }
 
+/* The group handlers' calls (group.c) in a group's copy, with the same
+ * reconvergence; args: site, n, address, info. */
+void gm_call_group_handlers(struct gm_ins *x, LLVMBuilderRef b, LLVMValueRef *args)
+{
+    LLVMTypeRef mty = NULL, sty = NULL;
+    LLVMValueRef ws = NULL, mask = NULL;
+    if (any_may_diverge(x, GM_EV_BMEM)) {
+        LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
+        ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
+        mask = LLVMBuildCall2(b, mty, am, NULL, 0, "gm.mask");
+    }
+    for (int i = 0; i < x->h->nfn[GM_EV_BMEM]; i++) {
+        LLVMValueRef fn = gm_group_fn(x->m, x->h->fn[GM_EV_BMEM][i]);
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 4, "");
+        if (mask && may_diverge(fn)) LLVMBuildCall2(b, sty, ws, &mask, 1, "");
+    }
+}
+
 /* The calls of a site: the handlers inlined later (a hot site, outline.c)
  * or one call of the event's out-of-line wrapper, which reconverges the
  * same way inside. */
@@ -263,10 +281,19 @@ static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id
     if (r->s.when & GM_WHEN_BEFORE) {
         LLVMPositionBuilderBefore(x->b, in);
         set_loc(x, in);
-        LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
-                                i32c(x, r->s.info),
-                                r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
-        call_all(x, GM_EV_BMEM, id, args, 4);
+        unsigned g = x->ool.group[id];
+        if (g >= 2) {
+            /* a group's first site: one call for its g sites (group.c) */
+            LLVMValueRef args[3] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
+                                    i32c(x, r->s.info)};
+            if (any_may_diverge(x, GM_EV_BMEM)) note_div(x, LLVMGetInsertBlock(x->b));
+            gm_ool_group_call(&x->ool, x->b, args, g);
+        } else if (g) {
+            LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
+                                    i32c(x, r->s.info),
+                                    r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
+            call_all(x, GM_EV_BMEM, id, args, 4);
+        }
     }
     if (r->s.when & GM_WHEN_AFTER) {
         LLVMPositionBuilderBefore(x->b, LLVMGetNextInstruction(in));

@@ -146,10 +146,12 @@ struct gm_ool {
     LLVMValueRef accfn[GM_EV_N][GM_OOL_ACCS];   /* ... the gm_accum__NAME they call */
     int block[GM_EV_N];               /* they use block accumulators */
     uint64_t infomask[GM_EV_N];       /* info word bits they read (infobits.c) */
-    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; } *wrap;
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; int group; } *wrap;
     size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
     unsigned char *plan;              /* per site: GM_OOL_* bits */
     unsigned char *depth;             /* per loop site: loop nesting depth (>= 1) */
+    unsigned short *group;            /* per site (group.c): 1 alone; n >= 2 first of a
+                                         group of n; 0 a later site of a group */
 };
 void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct);
@@ -157,6 +159,15 @@ void gm_ool_free(struct gm_ool *o);
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site);
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
                          unsigned nargs);
+/* Site groups (group.c; handler.h GM_BEFORE_MEM_GROUP): the plan, a
+ * before_mem handler's group handler, the call of a group's first site
+ * (outline.c; args as for before_mem) and the handlers' calls in its copy
+ * (insert.c; args: site, n, address, info). */
+#define GM_GROUP_PREFIX "gm_before_mem_group__"
+void gm_group_plan(struct gm_ool *o);
+LLVMValueRef gm_group_fn(LLVMModuleRef m, const char *name);
+LLVMValueRef gm_ool_group_call(struct gm_ool *o, LLVMBuilderRef b, LLVMValueRef *args, unsigned n);
+void gm_call_group_handlers(struct gm_ins *x, LLVMBuilderRef b, LLVMValueRef *args);
 /* -gm-diag-sites: one line to stderr about kernel f's loop sites (oolstats.c). */
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
                        unsigned long long spent, unsigned long long budget, unsigned acc);

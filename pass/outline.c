@@ -21,8 +21,10 @@
  * as when inlined, and so are their registers; the site id and run-time
  * values are its parameters. Counts
  * are the same either way: the handlers receive the same arguments.
+ * Runs of sites that can share one count (group.c) call one group copy
+ * at their first site instead (gm_ool_group_call).
  * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c,
- * loopinv.c (gm_loopinv_has_step), loops.cpp, oolstats.c.
+ * group.c, insert.c, loopinv.c (gm_loopinv_has_step), loops.cpp, oolstats.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +262,7 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
         if (o->cost[ev] > o->maxcost)
             o->maxcost = o->cost[ev];
     plan(o);
+    gm_group_plan(o);
 }
 
 void gm_ool_free(struct gm_ool *o)
@@ -267,6 +270,8 @@ void gm_ool_free(struct gm_ool *o)
     free(o->plan);
     free(o->depth);
     free(o->wrap);
+    free(o->group);
+    o->group = NULL;
     o->plan = o->depth = NULL;
     o->wrap = NULL;
     o->nwrap = 0;
@@ -306,7 +311,7 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
 {
     for (size_t i = 0; i < o->nwrap; i++) {
         struct gm_ool_wrap *w = &o->wrap[i];
-        int same = w->ev == ev;
+        int same = w->ev == ev && !w->group;
         for (unsigned k = 1; same && k < n; k++)
             same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
@@ -362,4 +367,45 @@ LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVM
         if (!baked(ev, args, i))
             a[k++] = args[i];
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
+}
+
+/* The copy for a group's first site (group.c): gm_ool__before_mem_group__<n>
+ * (site, address, sites), one per info word (the whole word: loads and
+ * stores whose specialised handlers come out the same are merged later,
+ * ooltidy.c), which calls every before_mem handler's group handler. */
+static LLVMValueRef group_wrapper(struct gm_ool *o, LLVMValueRef info)
+{
+    for (size_t i = 0; i < o->nwrap; i++)
+        if (o->wrap[i].group && o->wrap[i].arg[2] == info)
+            return o->wrap[i].fn;
+    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef p[3] = {i32, i64, i32};
+    char name[96];
+    snprintf(name, sizeof name, GM_OOL_PREFIX "before_mem_group__%zu", o->nwrap);
+    LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, 3, 0));
+    LLVMSetLinkage(w, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
+    LLVMValueRef a[4] = {LLVMGetParam(w, 0), LLVMGetParam(w, 2), LLVMGetParam(w, 1), info};
+    gm_call_group_handlers(o->ins, b, a);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
+    if (!o->wrap)
+        abort();
+    struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
+    memset(r, 0, sizeof *r);
+    r->ev = GM_EV_BMEM, r->fn = w, r->group = 1, r->arg[2] = info;
+    return w;
+}
+
+LLVMValueRef gm_ool_group_call(struct gm_ool *o, LLVMBuilderRef b, LLVMValueRef *args, unsigned n)
+{
+    LLVMValueRef w = group_wrapper(o, args[2]);
+    LLVMValueRef a[3] = {args[0], args[1],
+                         LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(o->m)), n, 0)};
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, 3, "");
 }

@@ -288,3 +288,45 @@ GM_BEFORE_MEM(coalescing)
     acc[0] = w.key, acc[1] = w.count;
     if (step && w.keyed) acc[GM_ACCUM_STEP_RUN] = co_step_run(acc, mask, addr, space);
 }
+
+/* Site groups (SDK: GM_BEFORE_MEM_GROUP): n loads or stores of one block
+ * with one info word, site k's address in every lane the first's plus a
+ * constant multiple of 128 B (global) or 4 B (shared, local). One count
+ * serves them all: a shift by whole lines keeps sectors and lines; a local
+ * offset moved by 4k moves the interleaved address (gm_local_phys) by
+ * 128k; shared units (W = max(w, 4) bytes; natural alignment makes the
+ * shift a multiple of W) stay shared by the same lanes and all move by the
+ * same number of banks, so each phase's most distinct units on one bank
+ * group stay the same. Then the warp adds every site's counters: lane of
+ * rank j does job j of the sites' jobs (per site: its slots, and for
+ * memory the matrix cell), one warp-wide RED per 32 jobs. */
+GM_INL void co_emit_group(uint32_t site, uint32_t nsites, uint32_t mask, uint32_t kind, uint32_t r,
+                          uint32_t bytes)
+{
+    uint32_t n = __popc(mask), rank = __popc(mask & gm_lanemask_lt());
+    uint32_t slots = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2, per = slots + (kind == CO_MEM);
+    unsigned long long *c = gm_counters__coalescing +
+        ((gm_smid() & __gm_replica_mask) * __gm_nsites + site) * gm_slots__coalescing;
+    unsigned long long *m = gm_counters__coalescing_matrix;
+    uint32_t s = r & 0xffff;
+    for (uint32_t j = rank; j < nsites * per; j += n) {
+        uint32_t k = j / per, t = j - k * per;
+        if (kind == CO_MEM && t == slots) {
+            if (m) atomicAdd(m + (site + k) * 1024 + (n - 1) * 32 + (s < 32 ? s : 32) - 1, 1ull);
+            continue;
+        }
+        uint32_t slot = co_job_slot(kind, t);
+        uint32_t v = co_job_value_sel(slot, n, r, bytes, 1);
+        if (v) atomicAdd(c + k * gm_slots__coalescing + slot, (unsigned long long)v);
+    }
+}
+
+GM_BEFORE_MEM_GROUP(coalescing)
+{
+    if (!gm_counters__coalescing) return;
+    uint32_t mask = gm_active();
+    uint32_t space = GM_INFO_SPACE(info), len = GM_INFO_WIDTH(info);
+    uint32_t kind = co_kind(space, len, info);
+    uint32_t r = co_count(mask, kind, space, addr, len, info);
+    co_emit_group(site, n, mask, kind, r, __popc(mask) * len);
+}

@@ -320,6 +320,69 @@ static uint32_t test_coalescing_steps(uint32_t space)
     return armed;
 }
 
+/* Site groups (GM_BEFORE_MEM_GROUP): one call for n sites whose lanes'
+ * addresses are the first site's plus a per-site multiple of the grain
+ * (128 B global, 4 B shared and local, and of the width: natural
+ * alignment), against each site counted by brute force at its own
+ * addresses: strided, tiled, broadcast and random lanes, partial warps. */
+static void test_coalescing_groups(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
+    gm_counters__coalescing = ctr.data();
+    gm_counters__coalescing_matrix = mat.data();
+    co_ref ref[NSITES] = {};
+    for (int t = 0; t < 300; t++) {
+        uint32_t space = t % 3 == 0 ? GM_SPACE_GLOBAL : t % 3 == 1 ? GM_SPACE_SHARED : GM_SPACE_LOCAL;
+        bool shared = space == GM_SPACE_SHARED, local = space == GM_SPACE_LOCAL;
+        /* local: up to 4 B (the handler counts a wider access of the
+         * interleaved model by its first byte, see test_coalescing_steps) */
+        uint32_t w = 1u << (rnd() % (local ? 3 : 5)), mask = rnd_mask(), pat = rnd() % 5;
+        uint32_t n = 2 + (uint32_t)(rnd() % (NSITES - 1)), site = (uint32_t)(rnd() % (NSITES - n + 1));
+        uint64_t grain = space == GM_SPACE_GLOBAL ? GM_GROUP_GRAIN_GLOBAL : std::max<uint64_t>(GM_GROUP_GRAIN, w);
+        uint64_t base = shared ? (1ull << 31) + (rnd() % 1024) * 16 : local ? (rnd() % 4096) * 16
+                                                                    : (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+        uint64_t addr[32];
+        for (int l = 0; l < 32; l++)
+            addr[l] = base + (pat == 0 ? (uint64_t)l * w : pat == 1 ? (uint64_t)(l % 8) * w + (l / 8) * 64
+                              : pat == 2 ? (uint64_t)l * 2 * w : pat == 3 ? 0 : (rnd() % 256) * w);
+        uint32_t info = (space << 16) | GM_INFO_LOAD | w;
+        warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem_group__coalescing(site, n, addr[l], info); });
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t off = k ? grain * (rnd() % 64) : 0;
+            std::vector<std::pair<uint64_t, uint64_t>> glob;
+            std::vector<std::pair<uint32_t, uint64_t>> shar;
+            for (uint32_t l = 0; l < 32; l++) {
+                if (!(mask >> l & 1)) continue;
+                uint64_t a = addr[l] + off;
+                glob.push_back({local ? (a >> 2) << 7 | l << 2 | (a & 3) : a, w});
+                shar.push_back({l, a});
+            }
+            co_ref &r = ref[site + k];
+            r.slot[CO_WARPS]++;
+            r.slot[CO_THREADS] += glob.size();
+            if (shared) {
+                uint32_t ideal;
+                r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
+                r.slot[CO_IDEAL_WAVES] += ideal;
+            } else {
+                uint32_t s = units(glob, 5);
+                r.slot[CO_SECTORS] += s;
+                r.slot[CO_LINES] += units(glob, 7);
+                r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
+                r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+            }
+        }
+    }
+    static const char *names[7] = {"group.warps", "group.threads", "group.sectors", "group.lines", "group.ideal", "group.waves", "group.ideal_waves"};
+    for (uint32_t s = 0; s < NSITES; s++) {
+        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
+        for (uint32_t c = 0; c < 1024; c++) {
+            auto it = ref[s].matrix.find(c);
+            check("group.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
+        }
+    }
+}
+
 /* ---- divergence --------------------------------------------------------- */
 static void test_divergence(void)
 {
@@ -504,6 +567,7 @@ int main(void)
         accum.clear();
     }
     accum_on = false;
+    test_coalescing_groups();
     test_values();
     test_allocations(false);
     test_allocations(true);

@@ -129,6 +129,24 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
 #define GM_ROLLED
 #endif
 
+/* ---- site groups (optional; see docs/pass.md, step 8) ----
+ * GM_BEFORE_MEM_GROUP(name)(site, n, addr, info): the pass may call it once,
+ * out of line, in place of GM_BEFORE_MEM(name) at the n >= 2 sites site,
+ * site + 1, ..., site + n - 1 when every handler of the event defines one
+ * and those sites are loads or stores (no memory intrinsics) of one basic
+ * block, in that order, with no call between them (the same lanes run them
+ * all), of the global, shared or local space, whose info words agree in
+ * every bit that the handlers (both kinds) read (info is the first's), and at
+ * each site every lane's address is its address at the first site (addr)
+ * plus one constant per site: a multiple of GM_GROUP_GRAIN_GLOBAL bytes
+ * (global) or GM_GROUP_GRAIN bytes (shared, local). The call is made at the
+ * first site, the loaded or stored values are not passed; the handler must
+ * count exactly what the n calls of GM_BEFORE_MEM(name) would. */
+#define GM_GROUP_GRAIN_GLOBAL 128
+#define GM_GROUP_GRAIN 4
+#define GM_BEFORE_MEM_GROUP(name) \
+    GM_DEV void gm_before_mem_group__##name(uint32_t site, uint32_t n, uint64_t addr, uint32_t info)
+
 /* ---- block accumulators (optional; see docs/analyses.md, Speed) ----
  * GM_BLOCK(name) defines gm_block__name(site, words): in a kernel, for a
  * site outside loops (it runs at most once per thread), the pass replaces

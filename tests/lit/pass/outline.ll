@@ -76,15 +76,13 @@ exit:
 }
 
 ; A small kernel whose loop has more sites than the floor (an unrolled
-; loop): all out of line, none half-inlined, each call the same copy with
-; the site and the address only.
+; loop): all out of line, none half-inlined, no accumulator; the four
+; loads (4096 B apart) share one group call (group.c, tests/lit/pass/group.ll).
 ; CHECK-LABEL: define ptx_kernel void @loop4(
 ; CHECK-NOT: alloca
 ; CHECK-NOT: co_keyed
-; CHECK: call void @gm_ool__before_mem__[[LD]](i32 5, i64 %{{[0-9]+}})
-; CHECK: call void @gm_ool__before_mem__[[LD]](i32 6, i64 %{{[0-9]+}})
-; CHECK: call void @gm_ool__before_mem__[[LD]](i32 7, i64 %{{[0-9]+}})
-; CHECK: call void @gm_ool__before_mem__[[LD]](i32 8, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem_group__{{[0-9]+}}(i32 5, i64 %{{[0-9]+}}, i32 4)
+; CHECK-NOT: call void @gm_ool__before_mem
 ; CHECK-NOT: co_flush
 ; CHECK: ret void
 define ptx_kernel void @loop4(ptr addrspace(1) %p, i32 %n) {

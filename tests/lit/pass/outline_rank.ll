@@ -53,11 +53,11 @@ exit:
 }
 
 ; The inner loop's site is inlined, the outer loop's three (steps
-; included, first in program order) are not.
+; included, first in program order) are not (sites 5 and 6, 4096 B apart,
+; share one group call: group.c).
 ; CHECK-LABEL: define ptx_kernel void @deepest_first(
 ; CHECK: outer:
-; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 5, i64 %{{[0-9]+}})
-; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 6, i64 %{{[0-9]+}})
+; CHECK: call void @gm_ool__before_mem_group__{{[0-9]+}}(i32 5, i64 %{{[0-9]+}}, i32 2)
 ; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 7, i64 %{{[0-9]+}})
 ; CHECK: inner:
 ; CHECK-NOT: gm_ool__before_mem__
