@@ -31,6 +31,58 @@ struct gm_line {
     uint32_t owner_site : 28, dirty : 4;   /* site index (< 2^28, checked), dirty sectors */
 };
 
+/* The four sectors' 32-bit byte masks of a line (valid bytes, requested
+ * bytes) as one vector: which sectors are full, which lack requested
+ * bytes, and filling or or-ing the sectors of a 4-bit mask, without a
+ * loop over the sectors. SSE2 (every x86-64), else plain loops. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* Lane k all ones when bit k of the index is set. */
+static const uint32_t gm_sec_lanes[16][4] __attribute__((aligned(16))) = {
+    {0, 0, 0, 0}, {GM_FULL, 0, 0, 0}, {0, GM_FULL, 0, 0}, {GM_FULL, GM_FULL, 0, 0},
+    {0, 0, GM_FULL, 0}, {GM_FULL, 0, GM_FULL, 0}, {0, GM_FULL, GM_FULL, 0}, {GM_FULL, GM_FULL, GM_FULL, 0},
+    {0, 0, 0, GM_FULL}, {GM_FULL, 0, 0, GM_FULL}, {0, GM_FULL, 0, GM_FULL}, {GM_FULL, GM_FULL, 0, GM_FULL},
+    {0, 0, GM_FULL, GM_FULL}, {GM_FULL, 0, GM_FULL, GM_FULL}, {0, GM_FULL, GM_FULL, GM_FULL},
+    {GM_FULL, GM_FULL, GM_FULL, GM_FULL}};
+GM_INLINE __m128i sec_load(const uint32_t *v) { return _mm_loadu_si128((const __m128i *)v); }
+GM_INLINE uint32_t sec_bits(__m128i m) { return (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m)); }
+/* Sectors whose every byte is set in v[]. */
+GM_INLINE uint32_t gm_sec_full(const uint32_t *v)
+{
+    return sec_bits(_mm_cmpeq_epi32(sec_load(v), _mm_set1_epi32(-1)));
+}
+/* Sectors where want[] has a byte that valid[] lacks. */
+GM_INLINE uint32_t gm_sec_lacking(const uint32_t *valid, const uint32_t *want)
+{
+    __m128i w = sec_load(want);
+    return ~sec_bits(_mm_cmpeq_epi32(_mm_and_si128(sec_load(valid), w), w)) & 0xfu;
+}
+/* v[k] |= bytes[k] (bytes NULL: all ones) for the sectors k in m. */
+GM_INLINE void gm_sec_or(uint32_t *v, const uint32_t *bytes, uint32_t m)
+{
+    __m128i add = sec_load(gm_sec_lanes[m & 0xf]);
+    if (bytes) add = _mm_and_si128(add, sec_load(bytes));
+    _mm_storeu_si128((__m128i *)v, _mm_or_si128(sec_load(v), add));
+}
+#else
+GM_INLINE uint32_t gm_sec_full(const uint32_t *v)
+{
+    return (uint32_t)(v[0] == GM_FULL) | (uint32_t)(v[1] == GM_FULL) << 1 | (uint32_t)(v[2] == GM_FULL) << 2 |
+           (uint32_t)(v[3] == GM_FULL) << 3;
+}
+GM_INLINE uint32_t gm_sec_lacking(const uint32_t *valid, const uint32_t *want)
+{
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < 4; k++) m |= (uint32_t)((valid[k] & want[k]) != want[k]) << k;
+    return m;
+}
+GM_INLINE void gm_sec_or(uint32_t *v, const uint32_t *bytes, uint32_t m)
+{
+    for (uint32_t k = 0; k < 4; k++)
+        if (m >> k & 1) v[k] |= bytes ? bytes[k] : GM_FULL;
+}
+#endif
+
 /* Each set has a header of hstride bytes (one cache line or less for up to
  * 21 ways): a 16-bit digest of each way's tag (0 = empty way; a tag's
  * digest is never 0), then the LRU age of each way (or, for PLRU, the tree

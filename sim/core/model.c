@@ -53,11 +53,7 @@ static void evict(struct gm_worker *w, const struct gm_line *v)
 }
 
 /* Sectors of e whose every byte is valid, as a 4-bit mask. */
-GM_INLINE uint32_t full_mask(const struct gm_line *e)
-{
-    return (uint32_t)(e->valid[0] == GM_FULL) | (uint32_t)(e->valid[1] == GM_FULL) << 1 |
-           (uint32_t)(e->valid[2] == GM_FULL) << 2 | (uint32_t)(e->valid[3] == GM_FULL) << 3;
-}
+GM_INLINE uint32_t full_mask(const struct gm_line *e) { return gm_sec_full(e->valid); }
 
 /* Sectors a read miss on the sectors in m fetches from DRAM: each missing
  * sector's aligned group of l2_fill bytes (1, 2 or 4 sectors). */
@@ -86,17 +82,15 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
         evict(w, &victim);
     }
-    uint32_t full = full_mask(e) & mask;
+    uint32_t fullall = full_mask(e), full = fullall & mask;
     r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
     if (op != GM_OP_WRITE) {
-        uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~full_mask(e);
+        uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~fullall;
         r.f = (uint32_t)__builtin_popcount(fetch);
-        for (uint32_t sec = 0; sec < 4; sec++)
-            if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
+        gm_sec_or(e->valid, NULL, fetch);
     }
     if (op != GM_OP_READ) {
-        for (uint32_t sec = 0; sec < 4; sec++)
-            if (mask >> sec & 1) e->valid[sec] |= bytes ? bytes[sec] : GM_FULL;
+        gm_sec_or(e->valid, bytes, mask);
         e->dirty |= mask;
         e->owner_alloc = alloc;
         e->owner_site = site;
@@ -255,13 +249,10 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
         l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
     }
-    for (uint32_t sec = 0; sec < 4; sec++)
-        if ((x->smask >> sec & 1) && (e->valid[sec] & x->bytes[sec]) != x->bytes[sec])
-            miss |= 1u << sec;
+    miss = gm_sec_lacking(e->valid, x->bytes) & x->smask;
     x->l1h = (uint8_t)(__builtin_popcount(x->smask) - __builtin_popcount(miss));
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
-    for (uint32_t sec = 0; sec < 4; sec++)
-        if (fetch >> sec & 1) e->valid[sec] = GM_FULL;
+    gm_sec_or(e->valid, NULL, fetch);
     to_l2(s, w, l2, x, GM_OP_READ, fetch, NULL, par);
 }
 
@@ -278,7 +269,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     }
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
-        for (uint32_t sec = 0; sec < 4; sec++) e->valid[sec] |= x->bytes[sec];
+        gm_sec_or(e->valid, x->bytes, 0xf);
     to_l2(s, w, l2, x, GM_OP_WRITE, x->smask, x->bytes, par);
 }
 

@@ -73,6 +73,33 @@ static inline __attribute__((always_inline)) int64_t gm_get_svarint(struct gm_cu
 {
     return gm_unzigzag(gm_get_varint(c));
 }
+/* gm_get_varint where the caller knows at least 10 bytes remain: one or
+ * two (with two: header fields; lane offsets are rarely two bytes) bytes by
+ * compares, up to 8 by one 8-byte load (the stop byte found by its
+ * clear top bit, the 7-bit groups packed in three shift-and-mask steps),
+ * longer ones by the loop above. */
+static inline __attribute__((always_inline)) uint64_t gm_get_varint10(struct gm_cur *c, int two)
+{
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    return gm_get_varint(c);
+#endif
+    const uint8_t *q = c->p;
+    if (q[0] < 0x80) { c->p = q + 1; return q[0]; }
+    if (two && q[1] < 0x80) { c->p = q + 2; return (q[0] & 0x7fu) | (uint64_t)q[1] << 7; }
+    uint64_t x;
+    memcpy(&x, q, 8);   /* little endian: byte 0 lowest */
+    uint64_t stop = ~x & 0x8080808080808080ull;
+    if (!stop) return gm_get_varint(c);
+    c->p = q + ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+    x &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full;   /* the bytes up to the stop byte, 7 bits each */
+    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+    return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+}
+static inline __attribute__((always_inline)) int64_t gm_get_svarint10(struct gm_cur *c, int two)
+{
+    return gm_unzigzag(gm_get_varint10(c, two));
+}
 static inline uint64_t gm_get_le(struct gm_cur *c, int bytes)
 {
     if (c->end - c->p < bytes) { c->bad = 1; c->p = c->end; return 0; }

@@ -106,32 +106,40 @@ void gm_rec_encode_block(struct gm_buf *b, const struct gm_access *a, size_t n)
     }
 }
 
-static void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch)
+/* The decoder below comes in two copies: fast (at least GM_REC_MAX_BYTES
+ * remain, so no varint of the record can run past the end: no bound check
+ * per byte) and checked (the block's last records). */
+#define GM_REC_MAX_BYTES 512   /* > the longest record: 1 + 10 * 9 + 3 + 10 + 31 * 10 */
+#define GM_DEC static inline __attribute__((always_inline))
+GM_DEC uint64_t get_v(struct gm_cur *c, int fast) { return fast ? gm_get_varint10(c, 1) : gm_get_varint(c); }
+GM_DEC int64_t get_sv(struct gm_cur *c, int fast) { return gm_unzigzag(get_v(c, fast)); }
+
+GM_DEC void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch, int fast)
 {
     if (ch & C_SITE) {
-        uint64_t m = gm_get_varint(c), s = gm_get_varint(c);
+        uint64_t m = get_v(c, fast), s = get_v(c, fast);
         if (m > UINT16_MAX || s > UINT32_MAX) c->bad = 1;
         a->module = (uint16_t)m;
         a->site = (uint32_t)s;
     }
     if (ch & C_ACTIVE) {
-        uint64_t v = gm_get_varint(c);
+        uint64_t v = get_v(c, fast);
         if (v > UINT32_MAX) c->bad = 1;
         a->active = (uint32_t)v;
     }
     if (ch & C_CTA) {
-        int64_t x = (int64_t)a->cta_x + gm_get_svarint(c);
-        uint64_t y = gm_get_varint(c), z = gm_get_varint(c);
+        int64_t x = (int64_t)a->cta_x + get_sv(c, fast);
+        uint64_t y = get_v(c, fast), z = get_v(c, fast);
         if (x < 0 || x > UINT32_MAX || y > UINT16_MAX || z > UINT16_MAX) c->bad = 1;
         a->cta_x = (uint32_t)x; a->cta_y = (uint16_t)y; a->cta_z = (uint16_t)z;
     }
     if (ch & C_WARP) {
-        uint64_t s = gm_get_varint(c), ws = gm_get_varint(c), w = gm_get_varint(c);
+        uint64_t s = get_v(c, fast), ws = get_v(c, fast), w = get_v(c, fast);
         if (s > UINT16_MAX || ws > UINT8_MAX || w > UINT8_MAX) c->bad = 1;
         a->smid = (uint16_t)s; a->warp_slot = (uint8_t)ws; a->warp = (uint8_t)w;
     }
     if (ch & C_SHAPE) {
-        uint64_t w = gm_get_varint(c);
+        uint64_t w = get_v(c, fast);
         if (w > UINT16_MAX) c->bad = 1;
         a->width = (uint16_t)w;
         a->kind = (uint8_t)gm_get_le(c, 1);
@@ -198,8 +206,8 @@ static void lanes32(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t str
 
 /* Lanes of a record whose header is decoded (a->active set); inactive
  * lanes 0. p: the previous record of the block, or NULL. */
-static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p,
-                     int lc, uint64_t base)
+GM_DEC int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p, int lc, uint64_t base,
+                     int fast)
 {
     uint32_t m = a->active;
     if (!m) { memset(a->addr, 0, sizeof a->addr); return lc == L_SINGLE ? 0 : -1; }
@@ -208,7 +216,7 @@ static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
     if (lc == L_SAME && (!p || p->active != m)) return -1;
     if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
     if (lc == L_STRIDE) {
-        uint64_t stride = (uint64_t)gm_get_svarint(c);
+        uint64_t stride = (uint64_t)get_sv(c, fast);
         if (m == 0xffffffffu) lanes32(a->addr, NULL, base, stride);
         else
             for (int k = k0; k < 32; k++)
@@ -220,8 +228,12 @@ static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
             for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
     } else {
         a->addr[k0] = base;
-        if (lc == L_EXPLICIT)
-            for (uint32_t r = m & (m - 1); r; r &= r - 1) a->addr[__builtin_ctz(r)] = base + (uint64_t)gm_get_svarint(c);
+        if (lc != L_EXPLICIT) return c->bad ? -1 : 0;
+        if (m == 0xffffffffu)
+            for (int k = 1; k < 32; k++)
+                a->addr[k] = base + (uint64_t)(fast ? gm_get_svarint10(c, 0) : gm_get_svarint(c));
+        else
+            for (uint32_t r = m & (m - 1); r; r &= r - 1) a->addr[__builtin_ctz(r)] = base + (uint64_t)get_sv(c, fast);
     }
     return c->bad ? -1 : 0;
 }
@@ -231,6 +243,15 @@ static int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
 static void copy_header(struct gm_access *a, const struct gm_access *p)
 {
     memcpy(&a->active, &p->active, sizeof *a - offsetof(struct gm_access, active));
+}
+
+/* One record after its control byte, from the previous record p; 0 or -1. */
+GM_DEC int get_record(struct gm_cur *c, struct gm_access *a, const struct gm_access *p, unsigned ctl,
+                      uint64_t *base, int fast)
+{
+    get_fields(c, a, ctl & 31, fast);
+    *base += (uint64_t)get_sv(c, fast);
+    return c->bad || get_lanes(c, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, *base, fast);
 }
 
 /* Decodes in place: record i starts from record i-1's header, and L_SAME
@@ -246,9 +267,9 @@ int gm_rec_decode_block(struct gm_cur *c, struct gm_access *out, size_t n)
         struct gm_access *a = &out[i];
         if (p) copy_header(a, p);
         else memset(a, 0, sizeof *a);
-        get_fields(c, a, ctl & 31);
-        base += (uint64_t)gm_get_svarint(c);
-        if (c->bad || get_lanes(c, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base)) return -1;
+        int bad = c->end - c->p >= GM_REC_MAX_BYTES ? get_record(c, a, p, ctl, &base, 1)
+                                                    : get_record(c, a, p, ctl, &base, 0);
+        if (bad) return -1;
         p = a;
     }
     return 0;
