@@ -38,8 +38,8 @@ trace() {
   tag=$1 bin=$2
   shift 2
   rm -f "$work/$tag.gmt"
-  GPUMEM_TRACE_FILE="$work/$tag.gmt" GPUMEM_TRACE_SIM_OUT="$work/$tag.online" GPUMEM_QUIET=1 \
-    timeout 600 "$dev/bin/$bin" "$@" >"$work/$tag.txt" 2>&1
+  GPUMEM_TRACE_FILE="$work/$tag.gmt" GPUMEM_TRACE_SIM_OUT="$work/$tag.online" \
+    GPUMEM_OUT="$work/$tag.report" timeout 600 "$dev/bin/$bin" "$@" >"$work/$tag.txt" 2>&1
   echo $? >"$work/$tag.rc"
 }
 
