@@ -102,6 +102,9 @@ one_program() { # PROGRAM: run its builds, compare, append its rows
     grep -Ev "$TIMING" "$logs/$p.sel.out" >"$logs/$p.sel.cmp"
     if [ "$(cat "$logs/$p.sel.rc")" = "$rn" ] && cmp -s "$logs/$p.nvcc.cmp" "$logs/$p.sel.cmp"; then
       note="${note}${note:+; }sel: same"
+    elif [ "$(cat "$logs/$p.sel.rc")" = "$rn" ] &&
+         [ "$(grep -E "$VERIFY" "$logs/$p.nvcc.cmp")" = "$(grep -E "$VERIFY" "$logs/$p.sel.cmp")" ]; then
+      note="${note}${note:+; }sel: same-verification"
     else
       note="${note}${note:+; }sel: DIFFERS (exit $(cat "$logs/$p.sel.rc"))"
     fi
