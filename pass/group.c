@@ -2,8 +2,10 @@
 /*
  * Site groups (handler.h, GM_BEFORE_MEM_GROUP): when every before_mem
  * handler defines a group handler, consecutive memory sites of one basic
- * block whose before_mem calls would go out of line (outline.c), with one
- * info word of the global, shared or local space (no memory intrinsic), no
+ * block whose before_mem calls would go out of line (outline.c), whose info
+ * words agree in every bit those handlers read (infobits.c: a load and a
+ * store of one width for coalescing), of the global, shared or local
+ * space (no memory intrinsic), no
  * call between them, and addresses that ScalarEvolution (scev.cpp) proves
  * to differ from the first site's by a constant, a multiple of the grain
  * (GM_GROUP_GRAIN_*: 128 B global, 4 B shared and local), become one group: its first site calls the group
@@ -46,13 +48,21 @@ LLVMValueRef gm_group_fn(LLVMModuleRef m, const char *name)
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
-static int all_have_groups(const struct gm_ool *o)
+/* The info bits that the before_mem handlers and their group handlers
+ * read (infobits.c), or 0 when some handler has no group handler: sites
+ * whose info words agree in these bits (a load and a store of one width
+ * and space, for coalescing) are counted alike. */
+static uint64_t group_info_bits(const struct gm_ool *o)
 {
     int n = o->h->nfn[GM_EV_BMEM];
-    for (int i = 0; i < n; i++)
-        if (!gm_group_fn(o->m, o->h->fn[GM_EV_BMEM][i]))
+    uint64_t bits = o->infomask[GM_EV_BMEM];
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef g = gm_group_fn(o->m, o->h->fn[GM_EV_BMEM][i]);
+        if (!g)
             return 0;
-    return n > 0;
+        bits |= gm_demanded_arg_bits(g, 3);
+    }
+    return n > 0 ? bits : 0;
 }
 
 /* Offsets between a group's sites are multiples of this (0: no groups). */
@@ -104,11 +114,11 @@ static int no_call_between(LLVMValueRef a, LLVMValueRef b)
 }
 
 /* Whether site i continues the group that starts at site i0 (se: the
- * analyses of their function). */
-static int extends(struct gm_ool *o, struct gm_scev *se, size_t i0, size_t i)
+ * analyses of their function; bits: group_info_bits). */
+static int extends(struct gm_ool *o, struct gm_scev *se, uint64_t bits, size_t i0, size_t i)
 {
     const struct gm_site_rec *r = &o->sites->v[i], *p = &o->sites->v[i - 1];
-    if (i - i0 >= GM_GROUP_MAX || !member(o, i) || r->s.info != o->sites->v[i0].s.info ||
+    if (i - i0 >= GM_GROUP_MAX || !member(o, i) || ((r->s.info ^ o->sites->v[i0].s.info) & bits) ||
         LLVMGetInstructionParent(r->inst) != LLVMGetInstructionParent(p->inst) ||
         !no_call_between(p->inst, r->inst))
         return 0;
@@ -129,7 +139,8 @@ void gm_group_plan(struct gm_ool *o)
         abort();
     for (size_t i = 0; i < n; i++)
         o->group[i] = 1;
-    if (!all_have_groups(o))
+    uint64_t bits = group_info_bits(o);
+    if (!bits)
         return;
     struct gm_scev *se = NULL;
     LLVMValueRef sef = NULL;
@@ -142,7 +153,7 @@ void gm_group_plan(struct gm_ool *o)
             sef = site_fn(&o->sites->v[i0]);
             se = gm_scev_new(sef);
         }
-        while (i1 < n && extends(o, se, i0, i1))
+        while (i1 < n && extends(o, se, bits, i0, i1))
             i1++;
         if (i1 - i0 < 2)
             continue;

@@ -135,7 +135,8 @@ uint32_t *gm_emu_accum(const char *name, uint32_t site);
  * site + 1, ..., site + n - 1 when every handler of the event defines one
  * and those sites are loads or stores (no memory intrinsics) of one basic
  * block, in that order, with no call between them (the same lanes run them
- * all), with one info word of the global, shared or local space, and at
+ * all), of the global, shared or local space, whose info words agree in
+ * every bit that the handlers (both kinds) read (info is the first's), and at
  * each site every lane's address is its address at the first site (addr)
  * plus one constant per site: a multiple of GM_GROUP_GRAIN_GLOBAL bytes
  * (global) or GM_GROUP_GRAIN bytes (shared, local). The call is made at the

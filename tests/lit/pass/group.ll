@@ -5,8 +5,9 @@
 ; ScalarEvolution proves to be the first site's plus a constant (a multiple
 ; of 4 B for shared and local, 128 B for global) make one call of the
 ; group copy gm_ool__before_mem_group__N(first site, first address, sites)
-; at the first site and none at the others. Anything else keeps its own
-; call: another info word (a store), a barrier between, a global offset
+; at the first site and none at the others; their info words need agree
+; only in the bits the handlers read. Anything else keeps its own call: an
+; offset that is not a constant, a barrier between, a global offset
 ; that is not a multiple of 128 B, another base, another block, handlers
 ; without a group handler.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
@@ -32,8 +33,8 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 
 ; A stencil's shared loads (minimod-cuda): s[4][y+4][x+4], s[4][y+4][x+5]
 ; (+4 B), s[5][y+5][x+4] (+1088 B), with a %tid read between: one group of
-; 3; the store after them (another info word) and the load after the
-; barrier keep their calls.
+; 3; the store after them (at an offset that depends on y) and the load
+; after the barrier keep their calls.
 ; CHECK-LABEL: define ptx_kernel void @stencil(
 ; CHECK: call void @gm_ool__before_mem_group__[[G]](i32 0, i64 %{{[0-9]+}}, i32 3)
 ; CHECK-NEXT: %v0 = load float
@@ -123,6 +124,24 @@ next:
   %v1 = load i32, ptr addrspace(1) %a1, align 4
   %s = add i32 %v0, %v1
   store i32 %s, ptr addrspace(1) %p, align 4
+  ret void
+}
+
+; A load and a store of one address: info words that differ only in bits
+; coalescing does not read (load, store) make one group too.
+; CHECK-LABEL: define ptx_kernel void @rmw(
+; CHECK: call void @gm_ool__before_mem_group__{{[0-9]+}}(i32 15, i64 %{{[0-9]+}}, i32 2)
+; CHECK-NEXT: %v = load i32
+; CHECK-NOT: call void @gm_ool__
+; CHECK: store i32 %w
+define ptx_kernel void @rmw(ptr addrspace(1) %p) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tx to i64
+  %a = getelementptr inbounds i32, ptr addrspace(1) %p, i64 %i
+  %v = load i32, ptr addrspace(1) %a, align 4
+  %w = add i32 %v, 1
+  store i32 %w, ptr addrspace(1) %a, align 4
   ret void
 }
 
