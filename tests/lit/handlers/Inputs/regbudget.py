@@ -31,8 +31,13 @@ MEM_INFOS = {
 }
 LOAD_INFOS = {k: v for k, v in MEM_INFOS.items() if v & LD and not v & MI}
 BR_INFOS = {"cond br": 2, "switch 4": (1 << 16) | 4}
+# Site groups (GM_BEFORE_MEM_GROUP): loads and stores of global, shared and
+# local memory, no memory intrinsics (pass/group.c).
+GROUP_INFOS = {k: v for k, v in MEM_INFOS.items()
+               if not v & MI and (v & (0xff << 16)) in (G, S, L)}
 EVENTS = {  # macro -> (function prefix, call arguments, info set)
     "GM_BEFORE_MEM": ("gm_before_mem__", "site, addr, {info}u, value", MEM_INFOS),
+    "GM_BEFORE_MEM_GROUP": ("gm_before_mem_group__", "site, dir, addr, {info}u", GROUP_INFOS),
     "GM_AFTER_LOAD": ("gm_after_load__", "site, addr, {info}u, value", LOAD_INFOS),
     "GM_BEFORE_BRANCH": ("gm_before_branch__", "site, {info}u, dir", BR_INFOS),
     "GM_KERNEL_ENTRY": ("gm_kernel_entry__", "site", {"-": 0}),
