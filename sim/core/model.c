@@ -465,6 +465,54 @@ GM_INLINE void count_request(struct gm_sim *s, struct gm_worker *w, uint64_t add
     A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
 }
 
+/* Line access of w->buf for line among those made since w->buf[start]
+ * (the record's; w->coal.ht maps lines to them, stamped as the
+ * coalescer's entries are), or a new one whose first byte is at first. */
+GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint32_t start, uint64_t line,
+                                    uint32_t first, uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_coal *c = &w->coal;
+    if (w->nbuf > start && w->buf[w->nbuf - 1].line == line) return &w->buf[w->nbuf - 1];
+    uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+    for (;; h = (h + 1) & (GM_COAL_HT - 1)) {
+        uint32_t v = c->ht[h];
+        if (v >> 8 != c->stamp) break;
+        if (w->buf[start + (v & 0xff)].line == line) return &w->buf[start + (v & 0xff)];
+    }
+    c->ht[h] = c->stamp << 8 | (w->nbuf - start);
+    struct gm_lacc *x = lacc_new(s, w, line, first, site, rec, sm, op);
+    x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
+    x->smask = 0;
+    return x;
+}
+
+/* A global access of at most 16 B per lane (one piece) that is not
+ * strided: the coalescer's entries (lanes in order, each line at its
+ * first appearance, coal_bytes' sector steps) made in w->buf directly. */
+static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct gm_worker *w,
+                                                      const struct gm_access *a, uint32_t width, uint32_t nact,
+                                                      uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    uint32_t start = w->nbuf;
+    coal_reset(&w->coal);
+    for (uint32_t m = a->active; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        for (uint32_t len = width; len;) {   /* sector by sector, as coal_bytes */
+            uint32_t off = (uint32_t)addr & 31, n = 32 - off < len ? 32 - off : len;
+            struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
+            uint32_t sec = (uint32_t)(addr >> 5) & 3;
+            x->bytes[sec] |= n == 32 ? GM_FULL : ((1u << n) - 1) << off;
+            x->smask |= (uint8_t)(1u << sec);
+            addr += n;
+            len -= n;
+        }
+    }
+    /* the request belongs to the allocation of its first line's first byte */
+    struct gm_counts *A = gm_ct(&w->allocs, w->buf[start].alloc);
+    A->requests++;
+    A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+}
+
 /* Any other access: through the coalescer, 16 B piece by piece. Kept out
  * of line so the common path above keeps its registers. */
 static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct gm_worker *w,
@@ -516,7 +564,8 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
         else add_strided(s, w, a->addr[0], stride, width, site, rec, sm, op);
         return;
     }
-    coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
+    if (!local && width <= 16) coalesce_global(s, w, a, width, nact, site, rec, sm, op);
+    else coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
 }
 
 /* Outcome sums of a run of line accesses with one allocation and site, per
