@@ -98,20 +98,6 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     return r;
 }
 
-/* A copy's or memset's access to the sectors in mask of one L2 line (no
- * launch's traffic): the line's state changes as for a kernel's access;
- * the DRAM sectors it reads go to the allocation (evictions already do). */
-void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                        uint32_t op, uint32_t alloc)
-{
-    struct gm_l2hint h = {-1, 0xff, 0};
-    struct gm_l2res r = l2_access(s, w, &s->l2, line, gm_dig(line + 1), gm_cache_set(&s->l2, line), alloc, 0, 0,
-                                  mask, op, bytes, h);
-    if (!r.f) return;
-    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
-    gm_ct(&w->sites, 0)->dram_rd += r.f;
-}
-
 static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
 {
     C->l2_far += r.far;
@@ -130,6 +116,32 @@ GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t 
     k.ways = ways;
     k.repl = (enum gm_repl)repl;
     return k;
+}
+
+/* A copy's or memset's access to the sectors in mask of one L2 line (no
+ * launch's traffic): the line's state changes as for a kernel's access;
+ * the DRAM sectors it reads go to the allocation (evictions already do).
+ * The presets' L2 geometries get their constant-folded copies, as the
+ * line loop's. */
+GM_INLINE void copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                         uint32_t op, uint32_t alloc, uint32_t l2w, uint32_t l2r)
+{
+    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, &l2, line, gm_dig(line + 1), gm_cache_set(&l2, line), alloc, 0, 0, mask, op,
+                                  bytes, h);
+    if (!r.f) return;
+    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
+    gm_ct(&w->sites, 0)->dram_rd += r.f;
+}
+
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc)
+{
+    const struct gm_sim_config *c = &s->cfg;
+    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 20, GM_REPL_LRU);
+    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 16, GM_REPL_LRU);
+    else copy_line(s, w, line, mask, bytes, op, alloc, c->l2_ways, c->l2_repl);
 }
 
 /* The outcomes of a run of requests with one allocation and site, per op
