@@ -395,18 +395,48 @@ GM_INLINE void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, u
     }
 }
 
-/* 1 when a is the common coalesced access: all lanes, lane k at
- * addr[0] + k * width, width <= 16 (one piece), no address wrap. */
-GM_INLINE int contiguous(const struct gm_access *a, uint32_t width)
+/* 1 when lane k of addr[32] is at addr[0] + k * st for every k: four
+ * lanes per step with AVX2 where the CPU has it (chosen once), else two
+ * (SSE4.1), else one. */
+#ifdef __SSE4_1__
+__attribute__((target("avx2"))) static int lanes_at_avx2(const uint64_t *addr, uint64_t st)
 {
-    if (a->active != GM_FULL || a->addr[31] - a->addr[0] != 31ull * width) return 0;   /* cheap reject */
-    return a->addr[0] <= UINT64_MAX - 32 * width - 256 && gm_contiguous(a, width);
+    __m256i want = _mm256_set_epi64x((long long)(addr[0] + 3 * st), (long long)(addr[0] + 2 * st),
+                                     (long long)(addr[0] + st), (long long)addr[0]);
+    __m256i step = _mm256_set1_epi64x(4 * (long long)st), bad = _mm256_setzero_si256();
+    for (uint32_t k = 0; k < 32; k += 4) {
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + k)), want));
+        want = _mm256_add_epi64(want, step);
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+GM_INLINE int lanes_at(const uint64_t *addr, uint64_t st)
+{
+#ifdef __SSE4_1__
+    static int avx2 = -1;   /* idempotent: a race writes the same value */
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2) return lanes_at_avx2(addr, st);
+    __m128i want = _mm_set_epi64x((long long)(addr[0] + st), (long long)addr[0]);
+    __m128i step = _mm_set1_epi64x(2 * (long long)st), bad = _mm_setzero_si128();
+    for (uint32_t k = 0; k < 32; k += 2) {
+        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(addr + k)), want));
+        want = _mm_add_epi64(want, step);
+    }
+    return _mm_testz_si128(bad, bad);
+#else
+    uint64_t bad = 0;
+    for (uint32_t k = 1; k < 32; k++) bad |= (addr[k] - addr[k - 1]) ^ st;
+    return bad == 0;
+#endif
 }
 
 /* 1 when all 32 lanes are active at addr[0] + k * *stride, with stride 0
  * or at least width (lanes do not overlap: their lines ascend), width
  * <= 16 (one piece) and no address wrap: a warp whose lines the
- * coalescer's order gives without looking any up. */
+ * coalescer's order gives without looking any up (stride == width: the
+ * common coalesced access, one contiguous range). */
 GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
 {
     uint64_t st = a->addr[1] - a->addr[0];
@@ -414,19 +444,7 @@ GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *strid
         a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
         return 0;
     *stride = st;
-#ifdef __SSE4_1__
-    __m128i want = _mm_set_epi64x((long long)(a->addr[0] + st), (long long)a->addr[0]);
-    __m128i step = _mm_set1_epi64x(2 * (long long)st), bad = _mm_setzero_si128();
-    for (uint32_t k = 0; k < 32; k += 2) {
-        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a->addr + k)), want));
-        want = _mm_add_epi64(want, step);
-    }
-    return _mm_testz_si128(bad, bad);
-#else
-    uint64_t bad = 0;
-    for (uint32_t k = 1; k < 32; k++) bad |= (a->addr[k] - a->addr[k - 1]) ^ st;
-    return bad == 0;
-#endif
+    return lanes_at(a->addr, st);
 }
 
 /* A strided warp (strided() holds, stride > 0): lane k's bytes
@@ -565,14 +583,10 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
     uint64_t stride;
-    if (!local && contiguous(a, width)) {   /* same entries as below, without the coalescer */
+    if (!local && strided(a, width, &stride)) {   /* same entries as below, lines computed */
         count_request(s, w, a->addr[0], nact, width);
-        add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
-        return;
-    }
-    if (!local && strided(a, width, &stride)) {   /* the same, lines computed */
-        count_request(s, w, a->addr[0], nact, width);
-        if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* one address: lane 0's bytes */
+        if (stride == width) add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);   /* contiguous */
+        else if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* lane 0's bytes */
         else add_strided(s, w, a->addr[0], stride, width, site, rec, sm, op);
         return;
     }
