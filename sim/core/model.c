@@ -98,20 +98,6 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     return r;
 }
 
-/* A copy's or memset's access to the sectors in mask of one L2 line (no
- * launch's traffic): the line's state changes as for a kernel's access;
- * the DRAM sectors it reads go to the allocation (evictions already do). */
-void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                        uint32_t op, uint32_t alloc)
-{
-    struct gm_l2hint h = {-1, 0xff, 0};
-    struct gm_l2res r = l2_access(s, w, &s->l2, line, gm_dig(line + 1), gm_cache_set(&s->l2, line), alloc, 0, 0,
-                                  mask, op, bytes, h);
-    if (!r.f) return;
-    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
-    gm_ct(&w->sites, 0)->dram_rd += r.f;
-}
-
 static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
 {
     C->l2_far += r.far;
@@ -130,6 +116,32 @@ GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t 
     k.ways = ways;
     k.repl = (enum gm_repl)repl;
     return k;
+}
+
+/* A copy's or memset's access to the sectors in mask of one L2 line (no
+ * launch's traffic): the line's state changes as for a kernel's access;
+ * the DRAM sectors it reads go to the allocation (evictions already do).
+ * The presets' L2 geometries get their constant-folded copies, as the
+ * line loop's. */
+GM_INLINE void copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                         uint32_t op, uint32_t alloc, uint32_t l2w, uint32_t l2r)
+{
+    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, &l2, line, gm_dig(line + 1), gm_cache_set(&l2, line), alloc, 0, 0, mask, op,
+                                  bytes, h);
+    if (!r.f) return;
+    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
+    gm_ct(&w->sites, 0)->dram_rd += r.f;
+}
+
+void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
+                        uint32_t op, uint32_t alloc)
+{
+    const struct gm_sim_config *c = &s->cfg;
+    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 20, GM_REPL_LRU);
+    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 16, GM_REPL_LRU);
+    else copy_line(s, w, line, mask, bytes, op, alloc, c->l2_ways, c->l2_repl);
 }
 
 /* The outcomes of a run of requests with one allocation and site, per op
@@ -383,18 +395,48 @@ GM_INLINE void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, u
     }
 }
 
-/* 1 when a is the common coalesced access: all lanes, lane k at
- * addr[0] + k * width, width <= 16 (one piece), no address wrap. */
-GM_INLINE int contiguous(const struct gm_access *a, uint32_t width)
+/* 1 when lane k of addr[32] is at addr[0] + k * st for every k: four
+ * lanes per step with AVX2 where the CPU has it (chosen once), else two
+ * (SSE4.1), else one. */
+#ifdef __SSE4_1__
+__attribute__((target("avx2"))) static int lanes_at_avx2(const uint64_t *addr, uint64_t st)
 {
-    if (a->active != GM_FULL || a->addr[31] - a->addr[0] != 31ull * width) return 0;   /* cheap reject */
-    return a->addr[0] <= UINT64_MAX - 32 * width - 256 && gm_contiguous(a, width);
+    __m256i want = _mm256_set_epi64x((long long)(addr[0] + 3 * st), (long long)(addr[0] + 2 * st),
+                                     (long long)(addr[0] + st), (long long)addr[0]);
+    __m256i step = _mm256_set1_epi64x(4 * (long long)st), bad = _mm256_setzero_si256();
+    for (uint32_t k = 0; k < 32; k += 4) {
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + k)), want));
+        want = _mm256_add_epi64(want, step);
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+#endif
+
+GM_INLINE int lanes_at(const uint64_t *addr, uint64_t st)
+{
+#ifdef __SSE4_1__
+    static int avx2 = -1;   /* idempotent: a race writes the same value */
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2) return lanes_at_avx2(addr, st);
+    __m128i want = _mm_set_epi64x((long long)(addr[0] + st), (long long)addr[0]);
+    __m128i step = _mm_set1_epi64x(2 * (long long)st), bad = _mm_setzero_si128();
+    for (uint32_t k = 0; k < 32; k += 2) {
+        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(addr + k)), want));
+        want = _mm_add_epi64(want, step);
+    }
+    return _mm_testz_si128(bad, bad);
+#else
+    uint64_t bad = 0;
+    for (uint32_t k = 1; k < 32; k++) bad |= (addr[k] - addr[k - 1]) ^ st;
+    return bad == 0;
+#endif
 }
 
 /* 1 when all 32 lanes are active at addr[0] + k * *stride, with stride 0
  * or at least width (lanes do not overlap: their lines ascend), width
  * <= 16 (one piece) and no address wrap: a warp whose lines the
- * coalescer's order gives without looking any up. */
+ * coalescer's order gives without looking any up (stride == width: the
+ * common coalesced access, one contiguous range). */
 GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
 {
     uint64_t st = a->addr[1] - a->addr[0];
@@ -402,19 +444,7 @@ GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *strid
         a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
         return 0;
     *stride = st;
-#ifdef __SSE4_1__
-    __m128i want = _mm_set_epi64x((long long)(a->addr[0] + st), (long long)a->addr[0]);
-    __m128i step = _mm_set1_epi64x(2 * (long long)st), bad = _mm_setzero_si128();
-    for (uint32_t k = 0; k < 32; k += 2) {
-        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a->addr + k)), want));
-        want = _mm_add_epi64(want, step);
-    }
-    return _mm_testz_si128(bad, bad);
-#else
-    uint64_t bad = 0;
-    for (uint32_t k = 1; k < 32; k++) bad |= (a->addr[k] - a->addr[k - 1]) ^ st;
-    return bad == 0;
-#endif
+    return lanes_at(a->addr, st);
 }
 
 /* A strided warp (strided() holds, stride > 0): lane k's bytes
@@ -465,6 +495,54 @@ GM_INLINE void count_request(struct gm_sim *s, struct gm_worker *w, uint64_t add
     A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
 }
 
+/* Line access of w->buf for line among those made since w->buf[start]
+ * (the record's; w->coal.ht maps lines to them, stamped as the
+ * coalescer's entries are), or a new one whose first byte is at first. */
+GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint32_t start, uint64_t line,
+                                    uint32_t first, uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_coal *c = &w->coal;
+    if (w->nbuf > start && w->buf[w->nbuf - 1].line == line) return &w->buf[w->nbuf - 1];
+    uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+    for (;; h = (h + 1) & (GM_COAL_HT - 1)) {
+        uint32_t v = c->ht[h];
+        if (v >> 8 != c->stamp) break;
+        if (w->buf[start + (v & 0xff)].line == line) return &w->buf[start + (v & 0xff)];
+    }
+    c->ht[h] = c->stamp << 8 | (w->nbuf - start);
+    struct gm_lacc *x = lacc_new(s, w, line, first, site, rec, sm, op);
+    x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
+    x->smask = 0;
+    return x;
+}
+
+/* A global access of at most 16 B per lane (one piece) that is not
+ * strided: the coalescer's entries (lanes in order, each line at its
+ * first appearance, coal_bytes' sector steps) made in w->buf directly. */
+static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct gm_worker *w,
+                                                      const struct gm_access *a, uint32_t width, uint32_t nact,
+                                                      uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    uint32_t start = w->nbuf;
+    coal_reset(&w->coal);
+    for (uint32_t m = a->active; m; m &= m - 1) {
+        uint64_t addr = a->addr[__builtin_ctz(m)];
+        for (uint32_t len = width; len;) {   /* sector by sector, as coal_bytes */
+            uint32_t off = (uint32_t)addr & 31, n = 32 - off < len ? 32 - off : len;
+            struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
+            uint32_t sec = (uint32_t)(addr >> 5) & 3;
+            x->bytes[sec] |= n == 32 ? GM_FULL : ((1u << n) - 1) << off;
+            x->smask |= (uint8_t)(1u << sec);
+            addr += n;
+            len -= n;
+        }
+    }
+    /* the request belongs to the allocation of its first line's first byte */
+    struct gm_counts *A = gm_ct(&w->allocs, w->buf[start].alloc);
+    A->requests++;
+    A->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
+}
+
 /* Any other access: through the coalescer, 16 B piece by piece. Kept out
  * of line so the common path above keeps its registers. */
 static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct gm_worker *w,
@@ -505,18 +583,15 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     S->requests++;
     S->ideal_sectors += ((uint64_t)nact * width + 31) / 32;
     uint64_t stride;
-    if (!local && contiguous(a, width)) {   /* same entries as below, without the coalescer */
+    if (!local && strided(a, width, &stride)) {   /* same entries as below, lines computed */
         count_request(s, w, a->addr[0], nact, width);
-        add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);
-        return;
-    }
-    if (!local && strided(a, width, &stride)) {   /* the same, lines computed */
-        count_request(s, w, a->addr[0], nact, width);
-        if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* one address: lane 0's bytes */
+        if (stride == width) add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);   /* contiguous */
+        else if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* lane 0's bytes */
         else add_strided(s, w, a->addr[0], stride, width, site, rec, sm, op);
         return;
     }
-    coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
+    if (!local && width <= 16) coalesce_global(s, w, a, width, nact, site, rec, sm, op);
+    else coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
 }
 
 /* Outcome sums of a run of line accesses with one allocation and site, per

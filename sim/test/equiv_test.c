@@ -61,6 +61,8 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
             if (shape == 2) a->addr[l] = addr_in(&x, a->width);      /* gather */
             else a->addr[l] = a0 + l * stride;                       /* contiguous / strided */
         }
+        if (shape < 2 && rnd(&x) % 8 == 0)   /* strided but for one inner lane (lanes 0, 1, 31 agree) */
+            a->addr[2 + rnd(&x) % 29] += 4 * (1 + rnd(&x) % 40);
     }
 }
 
