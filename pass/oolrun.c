@@ -21,6 +21,7 @@
 #include <string.h>
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
+#include "diag.h"
 
 /* Fewer calls than this stay as they are. */
 #define GM_RUN_MIN 4
@@ -246,6 +247,8 @@ unsigned gm_ool_runs(LLVMModuleRef m)
 {
     struct runs r;
     memset(&r, 0, sizeof r);
+    if (gm_diag(GM_DIAG_NO_RUN))
+        return 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t n = 0;
         if (LLVMIsDeclaration(f) || gm_is_handler_code(f) || gm_starts_with(LLVMGetValueName2(f, &n), "gm_"))

@@ -8,6 +8,10 @@
 ; copy keep their calls.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
+; -gm-diag-no-run (A/B switch): every call stays, no run function.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -gm-diag-no-run -S %s -o %t.norun.ll
+; RUN: FileCheck --check-prefix=NORUN %s < %t.norun.ll
+; NORUN-NOT: gm_ool__run__
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
