@@ -36,6 +36,8 @@
 
 #define GM_RUN_PREFIX GM_OOL_PREFIX "run__"
 
+int gm_inline_call(LLVMValueRef call);   /* call_inline.cpp */
+
 /* A call copy(i32 site, i64 address): its parts, address = base + off. */
 struct run_call {
     LLVMValueRef call, callee, base;
@@ -135,7 +137,7 @@ static LLVMValueRef run_function(LLVMModuleRef m, LLVMValueRef copy)
     LLVMPositionBuilderAtEnd(b, loop);
     LLVMValueRef i = LLVMBuildPhi(b, i32, "i"), a = LLVMBuildPhi(b, i64, "a");
     LLVMValueRef args[2] = {LLVMBuildAdd(b, LLVMGetParam(f, 0), i, "site"), a};
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(copy), copy, args, 2, "");
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(copy), copy, args, 2, "");
     LLVMValueRef in = LLVMBuildNUWAdd(b, i, LLVMConstInt(i32, 1, 0), "i.next");
     LLVMValueRef an = LLVMBuildAdd(b, a, LLVMGetParam(f, 3), "a.next");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, LLVMGetParam(f, 2), ""), loop, done);
@@ -146,6 +148,11 @@ static LLVMValueRef run_function(LLVMModuleRef m, LLVMValueRef copy)
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    /* -gm-diag-run-inline: the copy's body in the loop, no call inside a
+     * loop of another function (candidate for the black-scholes-cuda GPU
+     * hang, to be measured) */
+    if (gm_diag(GM_DIAG_RUN_INLINE))
+        gm_inline_call(call);
     return f;
 }
 
@@ -261,6 +268,16 @@ unsigned gm_ool_runs(LLVMModuleRef m)
         const struct run_call *c = r.c + r.run[k].start;
         if (saving(&r, c->callee) > 0)
             replace_run(m, c, r.run[k].n), done++;
+    }
+    /* copies now called from no other place: their run functions hold the body */
+    for (size_t k = 0; k < r.nrun; k++) {
+        LLVMValueRef f = r.c[r.run[k].start].callee;
+        if (f && !LLVMGetFirstUse(f)) {
+            for (size_t j = k + 1; j < r.nrun; j++)
+                if (r.c[r.run[j].start].callee == f)
+                    r.c[r.run[j].start].callee = NULL;
+            LLVMDeleteFunction(f);
+        }
     }
     free(r.c);
     free(r.run);
