@@ -14,7 +14,9 @@
  * operations between the sites rather than interleaved with them; a copy
  * takes no loaded or stored value (those copies keep a third parameter and
  * are left alone), so no count changes.
- * Depends on LLVM-C (Core).
+ * -gm-diag-no-run keeps the calls; -gm-diag-run-inline puts the copy's body in
+ * the run function's loop (call_inline.cpp), an A/B pair for the
+ * black-scholes-cuda GPU hang. Depends on LLVM-C (Core), call_inline.cpp.
  */
 #include <stdio.h>
 #include <stdlib.h>
