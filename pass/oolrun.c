@@ -14,13 +14,16 @@
  * operations between the sites rather than interleaved with them; a copy
  * takes no loaded or stored value (those copies keep a third parameter and
  * are left alone), so no count changes.
- * Depends on LLVM-C (Core).
+ * -gm-diag-no-run keeps the calls; -gm-diag-run-inline puts the copy's body in
+ * the run function's loop (call_inline.cpp), an A/B pair for the
+ * black-scholes-cuda GPU hang. Depends on LLVM-C (Core), call_inline.cpp.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
+#include "diag.h"
 
 /* Fewer calls than this stay as they are. */
 #define GM_RUN_MIN 4
@@ -34,6 +37,8 @@
 #define GM_RUN_FN_LINES 36
 
 #define GM_RUN_PREFIX GM_OOL_PREFIX "run__"
+
+int gm_inline_call(LLVMValueRef call);   /* call_inline.cpp */
 
 /* A call copy(i32 site, i64 address): its parts, address = base + off. */
 struct run_call {
@@ -134,7 +139,7 @@ static LLVMValueRef run_function(LLVMModuleRef m, LLVMValueRef copy)
     LLVMPositionBuilderAtEnd(b, loop);
     LLVMValueRef i = LLVMBuildPhi(b, i32, "i"), a = LLVMBuildPhi(b, i64, "a");
     LLVMValueRef args[2] = {LLVMBuildAdd(b, LLVMGetParam(f, 0), i, "site"), a};
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(copy), copy, args, 2, "");
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(copy), copy, args, 2, "");
     LLVMValueRef in = LLVMBuildNUWAdd(b, i, LLVMConstInt(i32, 1, 0), "i.next");
     LLVMValueRef an = LLVMBuildAdd(b, a, LLVMGetParam(f, 3), "a.next");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, LLVMGetParam(f, 2), ""), loop, done);
@@ -145,6 +150,11 @@ static LLVMValueRef run_function(LLVMModuleRef m, LLVMValueRef copy)
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    /* -gm-diag-run-inline: the copy's body in the loop, no call inside a
+     * loop of another function (candidate for the black-scholes-cuda GPU
+     * hang, to be measured) */
+    if (gm_diag(GM_DIAG_RUN_INLINE))
+        gm_inline_call(call);
     return f;
 }
 
@@ -246,6 +256,8 @@ unsigned gm_ool_runs(LLVMModuleRef m)
 {
     struct runs r;
     memset(&r, 0, sizeof r);
+    if (gm_diag(GM_DIAG_NO_RUN))
+        return 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t n = 0;
         if (LLVMIsDeclaration(f) || gm_is_handler_code(f) || gm_starts_with(LLVMGetValueName2(f, &n), "gm_"))
@@ -258,6 +270,16 @@ unsigned gm_ool_runs(LLVMModuleRef m)
         const struct run_call *c = r.c + r.run[k].start;
         if (saving(&r, c->callee) > 0)
             replace_run(m, c, r.run[k].n), done++;
+    }
+    /* copies now called from no other place: their run functions hold the body */
+    for (size_t k = 0; k < r.nrun; k++) {
+        LLVMValueRef f = r.c[r.run[k].start].callee;
+        if (f && !LLVMGetFirstUse(f)) {
+            for (size_t j = k + 1; j < r.nrun; j++)
+                if (r.c[r.run[j].start].callee == f)
+                    r.c[r.run[j].start].callee = NULL;
+            LLVMDeleteFunction(f);
+        }
     }
     free(r.c);
     free(r.run);
