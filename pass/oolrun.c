@@ -14,9 +14,9 @@
  * operations between the sites rather than interleaved with them; a copy
  * takes no loaded or stored value (those copies keep a third parameter and
  * are left alone), so no count changes.
- * -gm-diag-no-run keeps the calls; -gm-diag-run-inline puts the copy's body in
- * the run function's loop (call_inline.cpp), an A/B pair for the
- * black-scholes-cuda GPU hang. Depends on LLVM-C (Core), call_inline.cpp.
+ * The run function holds the copy's body in its loop (call_inline.cpp): a
+ * call of the copy there deadlocked black-scholes-cuda on the H100.
+ * -gm-diag-no-run keeps the calls. Depends on LLVM-C (Core), call_inline.cpp.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,11 +150,10 @@ static LLVMValueRef run_function(LLVMModuleRef m, LLVMValueRef copy)
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    /* -gm-diag-run-inline: the copy's body in the loop, no call inside a
-     * loop of another function (candidate for the black-scholes-cuda GPU
-     * hang, to be measured) */
-    if (gm_diag(GM_DIAG_RUN_INLINE))
-        gm_inline_call(call);
+    /* the copy's body in the loop, no call inside a loop of another
+     * function: a called copy deadlocked black-scholes-cuda on the H100
+     * under a branch's reconvergence sync (oolrun.ll) */
+    gm_inline_call(call);
     return f;
 }
 
