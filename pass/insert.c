@@ -81,8 +81,10 @@ static void note_div(struct gm_ins *x, LLVMBasicBlockRef bb)
  * budget is unchanged); every lane of it reaches each sync. Off with
  * -gm-reconverge=false.
  */
-void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                      unsigned nargs)
+/* ev's handlers (group: their group handlers, group.c) called with args,
+ * each followed by the reconvergence sync where it may diverge. */
+static void call_each(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                      unsigned nargs, int group)
 {
     LLVMTypeRef mty = NULL, sty = NULL;
     LLVMValueRef ws = NULL, mask = NULL;
@@ -92,28 +94,23 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
         mask = LLVMBuildCall2(b, mty, am, NULL, 0, "gm.mask");
     }
     for (int i = 0; i < x->h->nfn[ev]; i++) {
-        LLVMValueRef fn = LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
+        LLVMValueRef fn = group ? gm_group_fn(x->m, x->h->fn[ev][i]) : LLVMGetNamedFunction(x->m, x->h->fn[ev][i]);
         LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
         if (mask && may_diverge(fn)) LLVMBuildCall2(b, sty, ws, &mask, 1, "");
     }
+}
+
+void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
+                      unsigned nargs)
+{
+    call_each(x, b, ev, args, nargs, 0);
 }
 
 /* The group handlers' calls (group.c) in a group's copy, with the same
  * reconvergence; args: site, n, address, info. */
 void gm_call_group_handlers(struct gm_ins *x, LLVMBuilderRef b, LLVMValueRef *args)
 {
-    LLVMTypeRef mty = NULL, sty = NULL;
-    LLVMValueRef ws = NULL, mask = NULL;
-    if (any_may_diverge(x, GM_EV_BMEM)) {
-        LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
-        ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
-        mask = LLVMBuildCall2(b, mty, am, NULL, 0, "gm.mask");
-    }
-    for (int i = 0; i < x->h->nfn[GM_EV_BMEM]; i++) {
-        LLVMValueRef fn = gm_group_fn(x->m, x->h->fn[GM_EV_BMEM][i]);
-        LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 4, "");
-        if (mask && may_diverge(fn)) LLVMBuildCall2(b, sty, ws, &mask, 1, "");
-    }
+    call_each(x, b, GM_EV_BMEM, args, 4, 1);
 }
 
 /* The calls of a site: the handlers inlined later (a hot site, outline.c)

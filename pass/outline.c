@@ -297,6 +297,17 @@ static int baked(enum gm_ev ev, LLVMValueRef *args, unsigned i)
     return i == info_index(ev) || LLVMConstIntGetZExtValue(args[i]) == 0;
 }
 
+/* A zeroed entry at the end of o's wrapper list. */
+static struct gm_ool_wrap *new_wrap(struct gm_ool *o)
+{
+    o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
+    if (!o->wrap)
+        abort();
+    struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
 /* The constant a wrapper passes for baked argument i: the info word keeps
  * only the bits the event's handlers read (infobits.c). */
 static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned i)
@@ -344,11 +355,7 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     gm_call_handlers(o->ins, b, ev, a, n);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
-    if (!o->wrap)
-        abort();
-    struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
-    memset(r, 0, sizeof *r);
+    struct gm_ool_wrap *r = new_wrap(o);
     r->ev = ev, r->fn = w;
     for (unsigned i = 1; i < n; i++)
         r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
@@ -393,11 +400,7 @@ static LLVMValueRef group_wrapper(struct gm_ool *o, LLVMValueRef info)
     gm_call_group_handlers(o->ins, b, a);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    o->wrap = realloc(o->wrap, (o->nwrap + 1) * sizeof *o->wrap);
-    if (!o->wrap)
-        abort();
-    struct gm_ool_wrap *r = &o->wrap[o->nwrap++];
-    memset(r, 0, sizeof *r);
+    struct gm_ool_wrap *r = new_wrap(o);
     r->ev = GM_EV_BMEM, r->fn = w, r->group = 1, r->arg[2] = info;
     return w;
 }
