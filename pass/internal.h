@@ -183,6 +183,9 @@ LLVMValueRef gm_to_i64(LLVMBuilderRef b, LLVMValueRef v, LLVMTargetDataRef td);
  * returns how many functions were copied. */
 int gm_clone_kernels(LLVMModuleRef m, const struct gm_cfg *c);
 int gm_is_native_copy(LLVMValueRef f);
+
+/* attrs.c: convergent where handler calls are, no stale memory(...)/nosync */
+void gm_mend_attributes(LLVMModuleRef m);
 void gm_drop_native_copies(LLVMModuleRef m);   /* those no longer needed */
 
 /* Module-level pieces. */

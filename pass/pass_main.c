@@ -2,7 +2,7 @@
 /*
  * gm_pass_run: the pass's steps in order (options, handlers, constant data
  * placement, prepare, select sites, link, insert calls, module globals,
- * site table, inline, strip).
+ * site table, inline, attributes, strip).
  * Acts on NVPTX modules only. Depends on LLVM-C and the other pass files.
  */
 #include <stdlib.h>
@@ -91,6 +91,7 @@ static int instrument(LLVMModuleRef m, const struct gm_cfg *c, struct gm_handler
         gm_fold_nsites(m);
         gm_order_functions(m);
         gm_used_move_last(m);
+        gm_mend_attributes(m);
     }
     gm_strtab_free(&s.str);
     gm_sites_free(&s);

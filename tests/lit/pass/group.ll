@@ -145,4 +145,4 @@ entry:
   ret void
 }
 
-; CHECK: attributes #[[ATTR]] = { noinline }
+; CHECK: attributes #[[ATTR]] = { convergent noinline }

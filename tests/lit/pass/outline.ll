@@ -137,6 +137,6 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
   ret void
 }
 
-; CHECK: attributes #[[ATTR]] = { noinline }
+; CHECK: attributes #[[ATTR]] = { convergent noinline }
 ; NONE-NOT: call {{.*}}@_ZL8co_keyed
 ; NONE-NOT: gm.acc
