@@ -138,9 +138,11 @@ static void gen_stream(struct gm_access *recs, int n)
     }
 }
 
-/* The trace of test_v1: GPU, a module of two sites, an allocation, launch
- * 0 (V1_MIXED records of gen_mixed, 5 dropped), a copy, launch 1
- * (V1_STREAM of gen_stream: two blocks), the free, the end. */
+/* The fixture trace of test_fixture: GPU, a module of two sites, an
+ * allocation, launch 0 (V1_MIXED records of gen_mixed, 5 dropped), a copy,
+ * launch 1 (V1_STREAM of gen_stream: two blocks), the free, the end.
+ * sim/test/data/v1.gmt is it in version 1 (written by write_fixture with
+ * the version 1 writer of commit b3e6726). */
 enum { V1_MIXED = 300, V1_STREAM = 9000 };
 static const struct gm_trace_site v1_sites[2] = {{.info = 0x1010004, .line = 12, .column = 7, .file = "a.cu", .func = "k"},
                                                  {.info = 0x2010004, .line = 13, .column = 9, .file = "a.cu", .func = "k"}};
@@ -148,7 +150,7 @@ static const struct gm_trace_alloc v1_alloc = {.base = 0x7f0000000000ull, .size 
                                                .free_seq = UINT64_MAX, .label = "input"};
 static const struct gm_trace_copy v1_copy = {.dst = 0x7f0000000000ull, .src = 0x1000, .bytes = 4096, .kind = GM_COPY_H2D};
 
-static int write_v1(const char *path)
+static int write_fixture(const char *path)
 {
     static struct gm_access mixed[V1_MIXED], stream[V1_STREAM];
     gen_mixed(mixed, V1_MIXED);
@@ -169,11 +171,21 @@ static int write_v1(const char *path)
     return gm_trace_writer_close(w, err, sizeof err) || bad;
 }
 
-/* A version 1 trace (sim/test/data/v1.gmt, written by write_v1 with the
- * version 1 writer of commit a028624) reads as written: every event and
- * record, by the reader and by the threaded replay (deferred blocks). */
-static void test_v1(const char *path)
+static uint32_t file_version(const char *path)
 {
+    uint8_t h[12] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f && fread(h, 1, sizeof h, f) != sizeof h) memset(h, 0, sizeof h);
+    if (f) fclose(f);
+    return (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+}
+
+/* The fixture trace in the given version (1: sim/test/data/v1.gmt; 2:
+ * written by this writer) reads as written: every event and record, by
+ * the reader and by the threaded replay (deferred blocks). */
+static void test_fixture(const char *path, uint32_t version)
+{
+    CHECK(file_version(path) == version);
     static struct gm_access mixed[V1_MIXED], stream[V1_STREAM];
     gen_mixed(mixed, V1_MIXED);
     gen_stream(stream, V1_STREAM);
@@ -414,16 +426,89 @@ static void test_torn(const char *path)
     printf("trace_io_test: %d cuts of a %zu-byte trace read up to their last whole section\n", cuts, size);
 }
 
+/* Version 2's explicit lanes: offsets of every byte width 1..8 at the
+ * limits of their width (full and partial masks), read back by the reader
+ * and the replay; and a coalesced stream whose SM, warp slot and warp
+ * cycle codes in under 0.1 byte per record (columns: version 1 took 0.9). */
+static void test_widths(const char *path)
+{
+    enum { N = 8192 };
+    static struct gm_access recs[N];
+    uint64_t x = 5;
+    for (int i = 0; i < N; i++) {
+        struct gm_access *a = &recs[i];
+        memset(a, 0, sizeof *a);
+        a->active = i % 3 ? 0xffffffffu : (uint32_t)rnd(&x) | 1u << 5 | 1u << 9;
+        int w = 1 + i % 8;
+        int64_t lim = w == 8 ? INT64_MAX : (INT64_C(1) << (8 * w - 1)) - 1;
+        uint64_t base = 0x7f0000000000ull + 64ull * (uint64_t)i;
+        int k0 = __builtin_ctz(a->active);
+        for (int k = 0; k < 32; k++) {
+            if (!(a->active >> k & 1)) continue;
+            int64_t o = k == k0 ? 0 : k % 3 == 0 ? lim : k % 3 == 1 ? -lim - 1 : (int64_t)(rnd(&x) % 1000) - 500;
+            a->addr[k] = base + (uint64_t)o;
+        }
+        a->width = 4;
+        a->kind = GM_TRACE_LOAD;
+        a->space = GM_SPACE_GLOBAL;
+    }
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "Test GPU"};
+    struct gm_trace_launch la = {.seq = 0, .name = "k"};
+    for (int pass = 0; pass < 2; pass++) {
+        struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
+        CHECK(w != NULL);
+        if (!w) return;
+        CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
+        CHECK(gm_trace_writer_records(w, recs, N) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
+        CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
+        if (pass == 1) break;
+        for (int replay = 0; replay < 2; replay++) {
+            struct gm_sim_config c;
+            const char *m;
+            CHECK(gm_sim_preset(&c, "h100") == 0);
+            struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
+            struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+            struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+            struct gm_trace_event ev;
+            size_t got = 0;
+            int rc;
+            while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
+                for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
+                    CHECK(got < N && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
+            CHECK(r && rc == 0 && got == N);
+            gm_replay_close(p);
+            gm_trace_reader_close(r);
+            gm_sim_free(s);
+        }
+        for (int i = 0; i < N; i++) {   /* pass 1: a coalesced stream */
+            struct gm_access *a = &recs[i];
+            a->active = 0xffffffffu;
+            for (int k = 0; k < 32; k++) a->addr[k] = 0x7f0000000000ull + 128ull * (uint64_t)i + 4ull * (uint64_t)k;
+            a->smid = (uint16_t)(i % 132);
+            a->warp_slot = (uint8_t)(i / 132 % 48);
+            a->warp = (uint8_t)(i / 132 % 32);
+        }
+    }
+    FILE *f = fopen(path, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f) fclose(f);
+    CHECK(size > 0 && size < N / 10 + 200);
+    if (size >= N / 10 + 200) fprintf(stderr, "  stream of %d records: %ld bytes\n", N, size);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "--write-v1")) return write_v1(argv[2]);
     test_slots();
     test_varints();
     test_file(argc > 1 ? argv[1] : "trace_io_test.gmt");
     test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 1, 3);
     test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 2, 1);
     test_torn(argc > 1 ? argv[1] : "trace_io_test.gmt");
-    test_v1(argc > 2 ? argv[2] : "v1.gmt");
+    test_fixture(argc > 2 ? argv[2] : "v1.gmt", 1);
+    CHECK(write_fixture(argc > 1 ? argv[1] : "trace_io_test.gmt") == 0);
+    test_fixture(argc > 1 ? argv[1] : "trace_io_test.gmt", GM_TRACE_FILE_VERSION);
+    test_widths(argc > 1 ? argv[1] : "trace_io_test.gmt");
     if (fails) { fprintf(stderr, "trace_io_test: %d checks failed\n", fails); return 1; }
     printf("trace_io_test: ok\n");
     return 0;

@@ -20,7 +20,7 @@ struct gm_trace_writer {
     FILE *f;
     char path[256];
     char err[512];
-    struct gm_buf raw, comp;
+    struct gm_buf raw, comp, cols[GM_REC_COLS];
     struct gm_access *pending;
     size_t npending;
     int in_launch;
@@ -174,8 +174,7 @@ int gm_trace_writer_launch(struct gm_trace_writer *w, const struct gm_trace_laun
 static int flush_records(struct gm_trace_writer *w)
 {
     if (!w->npending) return 0;
-    gm_put_varint(&w->raw, w->npending);
-    gm_rec_encode_block(&w->raw, w->pending, w->npending);
+    gm_rec_encode_block2(&w->raw, w->cols, w->pending, w->npending);
     w->npending = 0;
     return emit(w, GM_SEC_RECORDS);
 }
@@ -202,7 +201,7 @@ int gm_trace_writer_coded(struct gm_trace_writer *w, const void *sec, size_t len
 }
 
 struct gm_trace_coder {
-    struct gm_buf raw, comp;
+    struct gm_buf raw, comp, cols[GM_REC_COLS];
     ZSTD_CCtx *zc;
 };
 
@@ -224,6 +223,7 @@ void gm_trace_coder_free(struct gm_trace_coder *c)
     if (!c) return;
     gm_buf_free(&c->raw);
     gm_buf_free(&c->comp);
+    for (int i = 0; i < GM_REC_COLS; i++) gm_buf_free(&c->cols[i]);
     ZSTD_freeCCtx(c->zc);
     free(c);
 }
@@ -233,8 +233,7 @@ const char *gm_trace_coder_records(struct gm_trace_coder *c, const struct gm_acc
 {
     if (n == 0 || n > GM_TRACE_BLOCK_RECORDS) return "bad record count";
     c->raw.n = 0;
-    gm_put_varint(&c->raw, n);
-    gm_rec_encode_block(&c->raw, a, n);
+    gm_rec_encode_block2(&c->raw, c->cols, a, n);
     const char *why = frame(c->zc, &c->raw, &c->comp, GM_SEC_RECORDS);
     *sec = c->comp.p;
     *len = c->comp.n;
@@ -268,6 +267,7 @@ int gm_trace_writer_close(struct gm_trace_writer *w, char *err, size_t errlen)
     }
     gm_buf_free(&w->raw);
     gm_buf_free(&w->comp);
+    for (int i = 0; i < GM_REC_COLS; i++) gm_buf_free(&w->cols[i]);
     ZSTD_freeCCtx(w->zc);
     free(w->pending);
     free(w);
