@@ -2,11 +2,14 @@
 /*
  * Record block coding of trace version 2 (docs/trace-format.md, "coded
  * records"): each field of a block's records in its own column (control
- * bytes, modules, sites, ..., bases, strides, lane offsets), so that zstd
- * finds long matches within a column and the decoder reads each column
- * with a cursor of its own. Decoding checks every bound. No I/O.
+ * bytes, modules, sites, ..., bases, strides, lane offsets), each value of
+ * a column in the same number of bytes (the fewest that hold the block's
+ * values), so that zstd finds long matches within a column and the
+ * decoder reads each value with one load and a mask, its bounds checked
+ * once per block. No I/O.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lanes.h"
 #include "reccodec.h"
@@ -17,11 +20,12 @@ enum {
     L_EXPLICIT = 0, L_SAME = 1, L_STRIDE = 2, L_SINGLE = 3
 };
 
-/* Columns after the control bytes, in their order in the block. */
-enum col {
-    K_MODULE, K_SITE, K_ACTIVE, K_CTA_X, K_CTA_Y, K_CTA_Z, K_SMID, K_SLOT, K_WARP, K_SHAPE,
-    K_BASE, K_STRIDE, K_LANES, K_N
-};
+/* Fixed-width columns, in their order in the block: each value in w[k]
+ * bytes, at most max_w[k] (so that every value fits its field). */
+enum col { K_MODULE, K_SITE, K_ACTIVE, K_CTA_X, K_CTA_Y, K_CTA_Z, K_SMID, K_SLOT, K_WARP, K_STRIDE, K_N };
+static const uint8_t max_w[K_N] = {2, 4, 4, 4, 2, 2, 2, 1, 1, 8};
+_Static_assert(K_N == GM_REC_VCOLS, "reccodec.h's column count");
+#define SHAPE_BYTES 5   /* u16 width, u8 kind, space, flags */
 
 /* The base of a record is coded against the last base of its site slot. */
 static inline unsigned site_slot(const struct gm_access *a) { return (a->site + 31u * a->module) & 63; }
@@ -77,23 +81,27 @@ static unsigned changes(const struct gm_access *a, const struct gm_access *p)
     return c;
 }
 
-static void put_fields(struct gm_buf *k, const struct gm_access *a, const struct gm_access *p, unsigned c)
+/* Appends v to column k (as 8 bytes; the block keeps the needed ones). */
+static void put_v(struct gm_rec_cols *k, int i, uint64_t v)
 {
-    if (c & C_SITE) { gm_put_varint(&k[K_MODULE], a->module); gm_put_varint(&k[K_SITE], a->site); }
-    if (c & C_ACTIVE) gm_put_varint(&k[K_ACTIVE], a->active);
+    if (k->n[i] == GM_TRACE_BLOCK_RECORDS) return;   /* not reached: one value per record at most */
+    k->v[i][k->n[i]++] = v;
+    k->or[i] |= v;
+}
+
+static void put_fields(struct gm_rec_cols *k, const struct gm_access *a, const struct gm_access *p, unsigned c)
+{
+    if (c & C_SITE) { put_v(k, K_MODULE, a->module); put_v(k, K_SITE, a->site); }
+    if (c & C_ACTIVE) put_v(k, K_ACTIVE, a->active);
     if (c & C_CTA) {
-        gm_put_svarint(&k[K_CTA_X], (int64_t)a->cta_x - (p ? (int64_t)p->cta_x : 0));
-        gm_put_varint(&k[K_CTA_Y], a->cta_y);
-        gm_put_varint(&k[K_CTA_Z], a->cta_z);
+        put_v(k, K_CTA_X, gm_zigzag((int32_t)(a->cta_x - (p ? p->cta_x : 0))));   /* mod 2^32 */
+        put_v(k, K_CTA_Y, a->cta_y);
+        put_v(k, K_CTA_Z, a->cta_z);
     }
-    if (c & C_WARP) {
-        gm_put_varint(&k[K_SMID], a->smid);
-        gm_put_u8(&k[K_SLOT], a->warp_slot);
-        gm_put_u8(&k[K_WARP], a->warp);
-    }
+    if (c & C_WARP) { put_v(k, K_SMID, a->smid); put_v(k, K_SLOT, a->warp_slot); put_v(k, K_WARP, a->warp); }
     if (c & C_SHAPE) {
-        gm_put_varint(&k[K_SHAPE], a->width); gm_put_u8(&k[K_SHAPE], a->kind);
-        gm_put_u8(&k[K_SHAPE], a->space); gm_put_u8(&k[K_SHAPE], a->flags);
+        gm_put_le(&k->shape, a->width, 2);
+        gm_put_u8(&k->shape, a->kind); gm_put_u8(&k->shape, a->space); gm_put_u8(&k->shape, a->flags);
     }
 }
 
@@ -120,10 +128,31 @@ static void put_bytes(struct gm_buf *b, const struct gm_buf *src)
     b->n += src->n;
 }
 
-void gm_rec_encode_block2(struct gm_buf *b, struct gm_buf cols[GM_REC_COLS], const struct gm_access *a, size_t n)
+/* Appends n values of w bytes each. */
+static void put_values(struct gm_buf *b, const uint64_t *v, size_t n, unsigned w)
 {
-    struct gm_buf *ctl = &cols[K_N], *k = cols;
-    for (int i = 0; i <= K_N; i++) cols[i].n = 0;
+    if (!w || gm_buf_reserve(b, n * w + 8)) return;
+    uint8_t *q = b->p + b->n;
+    for (size_t j = 0; j < n; j++, q += w) {
+        uint64_t x = v[j];
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+        x = __builtin_bswap64(x);
+#endif
+        memcpy(q, &x, 8);   /* the bytes past w are overwritten next, or past the end */
+    }
+    b->n += n * w;
+}
+
+/* Bytes that hold v (0 for 0). */
+static unsigned width_of(uint64_t v)
+{
+    return v ? (unsigned)(64 - __builtin_clzll(v) + 7) / 8 : 0;
+}
+
+void gm_rec_encode_block2(struct gm_buf *b, struct gm_rec_cols *k, const struct gm_access *a, size_t n)
+{
+    for (int i = 0; i < K_N; i++) k->n[i] = k->or[i] = 0;
+    k->ctl.n = k->shape.n = k->lanes.n = k->base.n = 0;
     uint64_t last[64] = {0};
     const struct gm_access *p = NULL;
     for (size_t i = 0; i < n; i++, p = &a[i - 1]) {
@@ -131,101 +160,170 @@ void gm_rec_encode_block2(struct gm_buf *b, struct gm_buf cols[GM_REC_COLS], con
         unsigned c = changes(r, p);
         int64_t stride = 0;
         int lc = r->active ? lane_code(r, p, &stride) : L_SINGLE;
-        gm_put_u8(ctl, (uint8_t)(c | (unsigned)lc << C_LANES_SHIFT));
+        gm_put_u8(&k->ctl, (uint8_t)(c | (unsigned)lc << C_LANES_SHIFT));
         put_fields(k, r, p, c);
         uint64_t base = r->active ? r->addr[__builtin_ctz(r->active)] : 0;
         uint64_t *slot = &last[site_slot(r)];
-        gm_put_svarint(&k[K_BASE], (int64_t)(base - *slot));
+        gm_put_svarint(&k->base, (int64_t)(base - *slot));
         *slot = base;
-        if (lc == L_STRIDE) gm_put_svarint(&k[K_STRIDE], stride);
-        if (lc == L_EXPLICIT) put_explicit(&k[K_LANES], r);
+        if (lc == L_STRIDE) put_v(k, K_STRIDE, gm_zigzag(stride));
+        if (lc == L_EXPLICIT) put_explicit(&k->lanes, r);
     }
     gm_put_varint(b, n);
-    for (int i = 0; i < K_N; i++) gm_put_varint(b, k[i].n);
-    put_bytes(b, ctl);
-    for (int i = 0; i < K_N; i++) put_bytes(b, &k[i]);
+    unsigned w[K_N];
+    for (int i = 0; i < K_N; i++) gm_put_u8(b, (uint8_t)(w[i] = width_of(k->or[i])));
+    gm_put_varint(b, k->base.n);
+    put_bytes(b, &k->ctl);
+    for (int i = 0; i < K_N; i++) put_values(b, k->v[i], k->n[i], w[i]);
+    put_bytes(b, &k->shape);
+    put_bytes(b, &k->lanes);
+    put_bytes(b, &k->base);
+}
+
+void gm_rec_cols_free(struct gm_rec_cols *k)
+{
+    if (!k) return;
+    gm_buf_free(&k->ctl);
+    gm_buf_free(&k->shape);
+    gm_buf_free(&k->lanes);
+    gm_buf_free(&k->base);
+    free(k);
 }
 
 /* ---- decoding ---- */
 
 struct cols {
-    const uint8_t *ctl;
-    struct gm_cur k[K_N];
+    const uint8_t *ctl, *shape;
+    const uint8_t *p[K_N];
+    uint64_t mask[K_N];
+    unsigned w[K_N];
+    struct gm_cur lanes, base;
 };
 
-/* Splits the block after its record count into columns: every length in
- * range, together exactly the rest of the block; the control bytes valid
- * (bit 7 clear, the first with every field) and the fixed-size columns
- * exactly as long as the control bytes say. */
+/* Splits the block after its record count: the widths (each at most
+ * its column's max_w), the control bytes (bit 7 clear, the first with
+ * every field), each fixed-width column as long as its values (counted
+ * from the control bytes), the shapes, the explicit lanes and the bases
+ * (its length given), all within the block. */
 static int open_cols(struct gm_cur *c, size_t n, struct cols *s)
 {
-    uint64_t len[K_N], total = n;
+    if ((size_t)(c->end - c->p) < K_N) return -1;
     for (int i = 0; i < K_N; i++) {
-        len[i] = gm_get_varint(c);
-        if (len[i] > (uint64_t)(c->end - c->p)) c->bad = 1;
-        total += len[i];
+        s->w[i] = *c->p++;
+        if (s->w[i] > max_w[i]) return -1;
+        s->mask[i] = s->w[i] == 8 ? ~0ull : (1ull << (8 * s->w[i])) - 1;
     }
-    if (c->bad || total != (uint64_t)(c->end - c->p)) return -1;
+    uint64_t nbase = gm_get_varint(c);
+    if (c->bad || nbase > (uint64_t)(c->end - c->p) || n > (uint64_t)(c->end - c->p) - nbase) return -1;
     s->ctl = c->p;
-    const uint8_t *q = c->p + n;
-    for (int i = 0; i < K_N; i++) {
-        s->k[i] = (struct gm_cur){q, q + len[i], 0};
-        q += len[i];
-    }
-    c->p = c->end;
+    s->base = (struct gm_cur){c->end - nbase, c->end, 0};
     if ((s->ctl[0] & 31) != 31) return -1;   /* the first record carries every field */
+    size_t hist[128] = {0};
     uint8_t any = 0;
-    size_t warps = 0;
     for (size_t i = 0; i < n; i++) {
         any |= s->ctl[i];
-        warps += s->ctl[i] >> 3 & 1;
+        hist[s->ctl[i] & 0x7f]++;
     }
-    return (any & 0x80) || len[K_SLOT] != warps || len[K_WARP] != warps ? -1 : 0;
+    if (any & 0x80) return -1;
+    size_t cnt[K_N] = {0}, shapes = 0;
+    for (unsigned v = 0; v < 128; v++) {
+        cnt[K_MODULE] += v & C_SITE ? hist[v] : 0;
+        cnt[K_ACTIVE] += v & C_ACTIVE ? hist[v] : 0;
+        cnt[K_CTA_X] += v & C_CTA ? hist[v] : 0;
+        cnt[K_SMID] += v & C_WARP ? hist[v] : 0;
+        shapes += v & C_SHAPE ? hist[v] : 0;
+        cnt[K_STRIDE] += (v >> C_LANES_SHIFT & 3) == L_STRIDE ? hist[v] : 0;
+    }
+    cnt[K_SITE] = cnt[K_MODULE];
+    cnt[K_CTA_Y] = cnt[K_CTA_Z] = cnt[K_CTA_X];
+    cnt[K_SLOT] = cnt[K_WARP] = cnt[K_SMID];
+    const uint8_t *q = s->ctl + n;
+    size_t left = (size_t)(s->base.p - q);   /* <= n * 8 per column: no overflow below */
+    for (int i = 0; i < K_N; i++) {
+        size_t len = cnt[i] * s->w[i];
+        if (len > left) return -1;
+        s->p[i] = q;
+        q += len;
+        left -= len;
+    }
+    if (shapes * SHAPE_BYTES > left) return -1;
+    s->shape = q;
+    s->lanes = (struct gm_cur){q + shapes * SHAPE_BYTES, s->base.p, 0};
+    c->p = c->end;
+    return 0;
 }
 
 #define GM_DEC static inline __attribute__((always_inline))
 
+/* Column k's next value: one 8-byte load (the block's buffer has the
+ * slack past its end) and a mask. */
+GM_DEC uint64_t val(struct cols *s, int k)
+{
+    uint64_t v;
+    memcpy(&v, s->p[k], 8);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    s->p[k] += s->w[k];
+    return v & s->mask[k];
+}
+
+/* A varint column's value: one or two bytes by compares, up to 8 by one
+ * load, when the longest varint fits before the column's end; else
+ * checked per byte. */
+GM_DEC uint64_t col_v(struct gm_cur *c) { return c->end - c->p >= 10 ? gm_get_varint10(c, 1) : gm_get_varint(c); }
+GM_DEC int64_t col_sv(struct gm_cur *c) { return gm_unzigzag(col_v(c)); }
+
+/* The lane fills of lanes.h, AVX2 or SSE2 as the decoder's build. */
+GM_DEC void fill32(int avx2, uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
+{
+#ifdef __x86_64__
+    if (avx2) gm_lanes32_avx2(dst, src, d, stride);
+    else gm_lanes32_sse2(dst, src, d, stride);
+#else
+    (void)avx2;
+    for (int k = 0; k < 32; k++) dst[k] = src ? src[k] + d : d + stride * (uint64_t)k;
+#endif
+}
+
+GM_DEC void fill_packed(int avx2, uint64_t *dst, const uint8_t *p, unsigned w, uint64_t base)
+{
+#ifdef __x86_64__
+    if (avx2) { gm_lanes32_packed_avx2(dst, p, w, base); return; }
+#endif
+    (void)avx2;
+    gm_lanes32_packed_scalar(dst, p, w, base);
+}
+
+/* The fields ch says changed; every value fits (open_cols checked the
+ * widths). */
 GM_DEC void get_fields(struct cols *s, struct gm_access *a, unsigned ch)
 {
-    struct gm_cur *k = s->k;
-    int bad = 0;
     if (ch & C_SITE) {
-        uint64_t m = gm_get_varint(&k[K_MODULE]), v = gm_get_varint(&k[K_SITE]);
-        bad |= m > UINT16_MAX || v > UINT32_MAX;
-        a->module = (uint16_t)m;
-        a->site = (uint32_t)v;
+        a->module = (uint16_t)val(s, K_MODULE);
+        a->site = (uint32_t)val(s, K_SITE);
     }
-    if (ch & C_ACTIVE) {
-        uint64_t v = gm_get_varint(&k[K_ACTIVE]);
-        bad |= v > UINT32_MAX;
-        a->active = (uint32_t)v;
-    }
+    if (ch & C_ACTIVE) a->active = (uint32_t)val(s, K_ACTIVE);
     if (ch & C_CTA) {
-        int64_t x = (int64_t)a->cta_x + gm_get_svarint(&k[K_CTA_X]);
-        uint64_t y = gm_get_varint(&k[K_CTA_Y]), z = gm_get_varint(&k[K_CTA_Z]);
-        bad |= x < 0 || x > UINT32_MAX || y > UINT16_MAX || z > UINT16_MAX;
-        a->cta_x = (uint32_t)x; a->cta_y = (uint16_t)y; a->cta_z = (uint16_t)z;
+        a->cta_x += (uint32_t)gm_unzigzag(val(s, K_CTA_X));   /* mod 2^32 */
+        a->cta_y = (uint16_t)val(s, K_CTA_Y);
+        a->cta_z = (uint16_t)val(s, K_CTA_Z);
     }
-    if (ch & C_WARP) {   /* slot and warp: one byte each, counted by open_cols */
-        uint64_t v = gm_get_varint(&k[K_SMID]);
-        bad |= v > UINT16_MAX;
-        a->smid = (uint16_t)v;
-        a->warp_slot = *k[K_SLOT].p++;
-        a->warp = *k[K_WARP].p++;
+    if (ch & C_WARP) {
+        a->smid = (uint16_t)val(s, K_SMID);
+        a->warp_slot = (uint8_t)val(s, K_SLOT);
+        a->warp = (uint8_t)val(s, K_WARP);
     }
     if (ch & C_SHAPE) {
-        uint64_t w = gm_get_varint(&k[K_SHAPE]);
-        bad |= w > UINT16_MAX;
-        a->width = (uint16_t)w;
-        a->kind = (uint8_t)gm_get_le(&k[K_SHAPE], 1);
-        a->space = (uint8_t)gm_get_le(&k[K_SHAPE], 1);
-        a->flags = (uint8_t)gm_get_le(&k[K_SHAPE], 1);
+        const uint8_t *q = s->shape;
+        a->width = (uint16_t)(q[0] | q[1] << 8);
+        a->kind = q[2]; a->space = q[3]; a->flags = q[4];
+        s->shape += SHAPE_BYTES;
     }
-    if (bad) k[K_SHAPE].bad = 1;
 }
 
 /* Explicit lanes of mask m (k0 its lowest lane, already in a->addr). */
-GM_DEC int get_explicit(struct gm_cur *c, struct gm_access *a, uint32_t m, uint64_t base)
+GM_DEC int get_explicit(struct gm_cur *c, struct gm_access *a, uint32_t m, uint64_t base, int avx2)
 {
     unsigned w = (unsigned)gm_get_le(c, 1);
     size_t cnt = (size_t)__builtin_popcount(m) - 1;
@@ -233,7 +331,7 @@ GM_DEC int get_explicit(struct gm_cur *c, struct gm_access *a, uint32_t m, uint6
     const uint8_t *q = c->p;
     c->p += cnt * w;
     if (m == 0xffffffffu) {
-        gm_lanes32_packed(a->addr, q, w, base);
+        fill_packed(avx2, a->addr, q, w, base);
         return 0;
     }
     for (uint32_t r = m & (m - 1); r; r &= r - 1, q += w) a->addr[__builtin_ctz(r)] = base + (uint64_t)gm_get_packed(q, w);
@@ -242,7 +340,8 @@ GM_DEC int get_explicit(struct gm_cur *c, struct gm_access *a, uint32_t m, uint6
 
 /* Lanes of a record whose header is decoded (a->active set); inactive
  * lanes 0. p: the previous record of the block, or NULL. */
-GM_DEC int get_lanes(struct cols *s, struct gm_access *a, const struct gm_access *p, int lc, uint64_t base)
+GM_DEC int get_lanes(struct cols *s, struct gm_access *a, const struct gm_access *p, int lc, uint64_t base,
+                     int avx2)
 {
     uint32_t m = a->active;
     if (!m) { memset(a->addr, 0, sizeof a->addr); return lc == L_SINGLE ? 0 : -1; }
@@ -251,37 +350,36 @@ GM_DEC int get_lanes(struct cols *s, struct gm_access *a, const struct gm_access
     if (lc == L_SAME && (!p || p->active != m)) return -1;
     if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
     if (lc == L_STRIDE) {
-        uint64_t stride = (uint64_t)gm_get_svarint(&s->k[K_STRIDE]);
-        if (m == 0xffffffffu) gm_lanes32(a->addr, NULL, base, stride);
+        uint64_t stride = (uint64_t)gm_unzigzag(val(s, K_STRIDE));
+        if (m == 0xffffffffu) fill32(avx2, a->addr, NULL, base, stride);
         else
             for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = base + stride * (uint64_t)(__builtin_ctz(r) - k0);
         return 0;
     }
     if (lc == L_SAME) {
         uint64_t d = base - p->addr[k0];   /* every lane moves by the same amount */
-        if (m == 0xffffffffu) gm_lanes32(a->addr, p->addr, d, 0);
+        if (m == 0xffffffffu) fill32(avx2, a->addr, p->addr, d, 0);
         else
             for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
         return 0;
     }
     a->addr[k0] = base;
-    return lc == L_EXPLICIT ? get_explicit(&s->k[K_LANES], a, m, base) : 0;
+    return lc == L_EXPLICIT ? get_explicit(&s->lanes, a, m, base, avx2) : 0;
 }
 
 /* Header fields of the previous record (the lanes are decoded anew): the
  * fields after addr[], padding included, in one copy. */
-static void copy_header(struct gm_access *a, const struct gm_access *p)
+GM_DEC void copy_header(struct gm_access *a, const struct gm_access *p)
 {
     memcpy(&a->active, &p->active, sizeof *a - offsetof(struct gm_access, active));
 }
 
 /* Decodes in place: record i starts from record i-1's header, and L_SAME
  * reads record i-1's lanes from out. Explicit lanes read up to 7 bytes
- * past the block (GM_REC_SLACK). */
-int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n)
+ * past the block (GM_REC_SLACK). Compiled twice: with AVX2 and without. */
+GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2)
 {
-    struct cols s;
-    if (open_cols(c, n, &s)) return -1;
+    struct cols s = *sp;
     uint64_t last[64] = {0}, *slot = last;
     const struct gm_access *p = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -291,12 +389,30 @@ int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n)
         else memset(a, 0, sizeof *a);
         if (ctl & 31) get_fields(&s, a, ctl);
         if (ctl & C_SITE) slot = &last[site_slot(a)];
-        uint64_t base = *slot + (uint64_t)gm_get_svarint(&s.k[K_BASE]);
+        uint64_t base = *slot + (uint64_t)col_sv(&s.base);
         *slot = base;
-        if (get_lanes(&s, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base)) return -1;
+        if (get_lanes(&s, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base, avx2)) return -1;
         p = a;
     }
-    int bad = 0;
-    for (int i = 0; i < K_N; i++) bad |= s.k[i].bad || s.k[i].p != s.k[i].end;
+    int bad = s.lanes.bad || s.lanes.p != s.lanes.end || s.base.bad || s.base.p != s.base.end;
     return bad ? -1 : 0;
+}
+
+#ifdef __x86_64__
+__attribute__((target("avx2"))) static int decode_avx2(struct cols *s, struct gm_access *out, size_t n)
+{
+    return decode(s, out, n, 1);
+}
+#endif
+
+static int decode_sse2(struct cols *s, struct gm_access *out, size_t n) { return decode(s, out, n, 0); }
+
+int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n)
+{
+    struct cols s;
+    if (open_cols(c, n, &s)) return -1;
+#ifdef __x86_64__
+    if (gm_have_avx2()) return decode_avx2(&s, out, n);
+#endif
+    return decode_sse2(&s, out, n);
 }

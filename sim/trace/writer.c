@@ -20,7 +20,8 @@ struct gm_trace_writer {
     FILE *f;
     char path[256];
     char err[512];
-    struct gm_buf raw, comp, cols[GM_REC_COLS];
+    struct gm_buf raw, comp;
+    struct gm_rec_cols *cols;
     struct gm_access *pending;
     size_t npending;
     int in_launch;
@@ -85,7 +86,8 @@ struct gm_trace_writer *gm_trace_writer_open(const char *path, const struct gm_t
     w->f = fopen(path, "wb");
     w->zc = new_cctx(3);
     w->pending = malloc(GM_TRACE_BLOCK_RECORDS * sizeof *w->pending);
-    if (!w->f || !w->zc || !w->pending) {
+    w->cols = calloc(1, sizeof *w->cols);
+    if (!w->f || !w->zc || !w->pending || !w->cols) {
         snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
         gm_trace_writer_close(w, NULL, 0);
         return NULL;
@@ -201,7 +203,8 @@ int gm_trace_writer_coded(struct gm_trace_writer *w, const void *sec, size_t len
 }
 
 struct gm_trace_coder {
-    struct gm_buf raw, comp, cols[GM_REC_COLS];
+    struct gm_buf raw, comp;
+    struct gm_rec_cols *cols;
     ZSTD_CCtx *zc;
 };
 
@@ -211,8 +214,8 @@ struct gm_trace_coder *gm_trace_coder_new(void)
     /* level 1: on record blocks as small as level 3 (a coalesced stream:
      * 21% smaller; random lanes: 1% larger) and 2.7x faster on random
      * lanes (bench/trace/pipe_bench, one thread, 2026-11-27) */
-    if (c && !(c->zc = new_cctx(1))) {
-        free(c);
+    if (c && (!(c->zc = new_cctx(1)) || !(c->cols = calloc(1, sizeof *c->cols)))) {
+        gm_trace_coder_free(c);
         c = NULL;
     }
     return c;
@@ -223,7 +226,7 @@ void gm_trace_coder_free(struct gm_trace_coder *c)
     if (!c) return;
     gm_buf_free(&c->raw);
     gm_buf_free(&c->comp);
-    for (int i = 0; i < GM_REC_COLS; i++) gm_buf_free(&c->cols[i]);
+    gm_rec_cols_free(c->cols);
     ZSTD_freeCCtx(c->zc);
     free(c);
 }
@@ -267,7 +270,7 @@ int gm_trace_writer_close(struct gm_trace_writer *w, char *err, size_t errlen)
     }
     gm_buf_free(&w->raw);
     gm_buf_free(&w->comp);
-    for (int i = 0; i < GM_REC_COLS; i++) gm_buf_free(&w->cols[i]);
+    gm_rec_cols_free(w->cols);
     ZSTD_freeCCtx(w->zc);
     free(w->pending);
     free(w);
