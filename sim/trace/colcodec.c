@@ -286,6 +286,16 @@ GM_DEC void fill32(int avx2, uint64_t *dst, const uint64_t *src, uint64_t d, uin
 #endif
 }
 
+/* Lanes of mask m: src[k] + d, or d + k * stride (src NULL); others 0. */
+GM_DEC void fill(int avx2, uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride, uint32_t m)
+{
+    if (m == 0xffffffffu) { fill32(avx2, dst, src, d, stride); return; }
+#ifdef __x86_64__
+    if (avx2) { gm_lanes32_masked_avx2(dst, src, d, stride, m); return; }
+#endif
+    gm_lanes32_masked_scalar(dst, src, d, stride, m);
+}
+
 GM_DEC void fill_packed(int avx2, uint64_t *dst, const uint8_t *p, unsigned w, uint64_t base)
 {
 #ifdef __x86_64__
@@ -344,27 +354,28 @@ GM_DEC int get_lanes(struct cols *s, struct gm_access *a, const struct gm_access
                      int avx2)
 {
     uint32_t m = a->active;
-    if (!m) { memset(a->addr, 0, sizeof a->addr); return lc == L_SINGLE ? 0 : -1; }
-    int k0 = __builtin_ctz(m);
-    if (lc == L_SINGLE && (m & (m - 1))) return -1;
-    if (lc == L_SAME && (!p || p->active != m)) return -1;
-    if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
-    if (lc == L_STRIDE) {
-        uint64_t stride = (uint64_t)gm_unzigzag(val(s, K_STRIDE));
-        if (m == 0xffffffffu) fill32(avx2, a->addr, NULL, base, stride);
-        else
-            for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = base + stride * (uint64_t)(__builtin_ctz(r) - k0);
-        return 0;
-    }
+    int k0 = __builtin_ctz(m | 1u << 31);
     if (lc == L_SAME) {
-        uint64_t d = base - p->addr[k0];   /* every lane moves by the same amount */
-        if (m == 0xffffffffu) fill32(avx2, a->addr, p->addr, d, 0);
-        else
-            for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
+        if (!m || !p || p->active != m) return -1;
+        fill(avx2, a->addr, p->addr, base - p->addr[k0], 0, m);   /* every lane moves alike */
         return 0;
     }
+    if (lc == L_STRIDE) {
+        if (!m) return -1;
+        uint64_t stride = (uint64_t)gm_unzigzag(val(s, K_STRIDE));
+        fill(avx2, a->addr, NULL, base - stride * (uint64_t)k0, stride, m);
+        return 0;
+    }
+    if (lc == L_SINGLE) {
+        if (m & (m - 1)) return -1;
+        memset(a->addr, 0, sizeof a->addr);
+        if (m) a->addr[k0] = base;
+        return 0;
+    }
+    if (!m) return -1;
+    if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
     a->addr[k0] = base;
-    return lc == L_EXPLICIT ? get_explicit(&s->lanes, a, m, base, avx2) : 0;
+    return get_explicit(&s->lanes, a, m, base, avx2);
 }
 
 /* Header fields of the previous record (the lanes are decoded anew): the

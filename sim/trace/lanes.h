@@ -34,6 +34,17 @@ static inline int64_t gm_get_packed(const uint8_t *p, unsigned w)
     return (int64_t)(v << sh) >> sh;
 }
 
+/* Partial masks, one lane at a time: as gm_lanes32_masked_avx2. */
+static inline void gm_lanes32_masked_scalar(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride,
+                                            uint32_t m)
+{
+    memset(dst, 0, 32 * sizeof *dst);
+    for (uint32_t r = m; r; r &= r - 1) {
+        int k = __builtin_ctz(r);
+        dst[k] = src ? src[k] + d : d + stride * (uint64_t)k;
+    }
+}
+
 /* All 32 lanes of a full warp from packed offsets: dst[0] = base and
  * dst[k] = base + off[k - 1] for k = 1..31, off being 31 signed
  * little-endian integers of w bytes (1..8) at p. Reads up to 7 bytes past
@@ -78,6 +89,23 @@ static inline void gm_lanes32_sse2(uint64_t *dst, const uint64_t *src, uint64_t 
     for (int k = 0; k < 32; k += 2) {
         _mm_storeu_si128((__m128i *)(dst + k), v);
         v = _mm_add_epi64(v, step);
+    }
+}
+
+/* Partial masks: dst[k] = src[k] + d (src not NULL) or d + k * stride
+ * for the lanes k of mask m, 0 for the others. */
+GM_AVX2 void gm_lanes32_masked_avx2(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride, uint32_t m)
+{
+    const __m256i bit = _mm256_set_epi64x(8, 4, 2, 1), zero = _mm256_setzero_si256();
+    __m256i v = src ? _mm256_set1_epi64x((long long)d)
+                    : _mm256_set_epi64x((long long)(d + 3 * stride), (long long)(d + 2 * stride),
+                                        (long long)(d + stride), (long long)d);
+    __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
+    for (int k = 0; k < 32; k += 4, m >>= 4) {
+        __m256i on = _mm256_cmpgt_epi64(_mm256_and_si256(_mm256_set1_epi64x(m & 15), bit), zero);
+        __m256i x = src ? _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(src + k)), v) : v;
+        _mm256_storeu_si256((__m256i *)(dst + k), _mm256_and_si256(x, on));
+        v = src ? v : _mm256_add_epi64(v, step);
     }
 }
 
