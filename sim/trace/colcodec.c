@@ -112,6 +112,7 @@ static void put_explicit(struct gm_buf *b, const struct gm_access *a)
     int k0 = __builtin_ctz(a->active);
     unsigned w = 1;
     for (int k = k0 + 1; k < 32; k++) {
+        if (!(a->active >> k & 1)) continue;
         int64_t o = lane_off(a, k, k0);
         while (w < 8 && (o < -(INT64_C(1) << (8 * w - 1)) || o >= INT64_C(1) << (8 * w - 1))) w++;
     }
