@@ -15,7 +15,7 @@
 
 #define QMAX 4096   /* events queued at most */
 
-struct qblk { size_t off, len, raw; uint64_t at; long n; const char *why; };
+struct qblk { size_t off, len, raw; uint64_t at; uint32_t version; long n; const char *why; };
 
 struct gm_replay {
     struct gm_trace_reader *r;
@@ -74,7 +74,7 @@ static void decode(void *ctx, uint32_t worker, uint32_t workers)
     struct gm_replay *p = ctx;
     for (size_t i = worker; i < p->nb; i += workers) {
         struct qblk *k = &p->b[i];
-        struct gm_trace_block blk = {p->bytes + k->off, k->len, k->raw, k->at};
+        struct gm_trace_block blk = {p->bytes + k->off, k->len, k->raw, k->at, k->version};
         k->n = gm_trace_block_decode(p->dec[worker % p->ndec], &blk, p->recs + i * GM_TRACE_BLOCK_RECORDS, &k->why);
     }
 }
@@ -84,7 +84,7 @@ static int keep(struct gm_replay *p, const struct gm_trace_block *blk)
 {
     if (GM_GROW_TO(p->bytes, p->cap_bytes, p->nbytes + blk->comp_len)) return -1;
     memcpy(p->bytes + p->nbytes, blk->comp, blk->comp_len);
-    p->b[p->nb++] = (struct qblk){p->nbytes, blk->comp_len, blk->raw_len, blk->at, 0, NULL};
+    p->b[p->nb++] = (struct qblk){p->nbytes, blk->comp_len, blk->raw_len, blk->at, blk->version, 0, NULL};
     p->nbytes += blk->comp_len;
     return 0;
 }

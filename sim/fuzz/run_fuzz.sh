@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs a fuzz target a fixed number of times from a small seed corpus. Used
 # by ctest; exits 77 (skipped) when the target was not built (no libFuzzer).
-#   reader: gm-fuzz-trace from small valid traces (written by gpumem-sim --synth)
+#   reader: gm-fuzz-trace from small valid traces (written by gpumem-sim --synth,
+#           and the same three in version 1: seeds/v1-*.gmt, written by the
+#           version 1 gpumem-sim of commit a028624)
 #   model:  gm-fuzz-model from hand-made programs (fuzz_model.c says how the
 #           bytes are read): a 1024 B-wide global access, a 2048 B-wide local
 #           access, a 65535 B-wide store
@@ -18,6 +20,7 @@ if [ "$which" = reader ]; then
   "$bin/gpumem-sim" --synth 'warp:n=50,s=8,sms=3' --write "$dir/corpus/a.gmt"
   "$bin/gpumem-sim" --synth 'random:n=20,N=4K,kind=st;chase:N=1K,s=64,space=local' --write "$dir/corpus/b.gmt"
   "$bin/gpumem-sim" --synth 'list:a=0/128/4096,kind=atom,launches=2' --write "$dir/corpus/c.gmt"
+  cp "$(dirname "$0")"/seeds/v1-*.gmt "$dir/corpus/"
 else
   # config (3 bytes), alloc (op 0: base, size), launch (op 2), one record
   # (op 3: mask, width, space|kind, smid, slot, site, cta, lane mode, base,

@@ -111,16 +111,125 @@ static void test_varints(void)
     gm_buf_free(&b);
 }
 
-static void test_file(const char *path)
+/* n records of every field and lane shape (seed 7), records 100..199
+ * repeating record 99 when n > 200. */
+static void gen_mixed(struct gm_access *recs, int n)
 {
     uint64_t x = 7;
-    enum { N = 20000 };
-    struct gm_access *recs = malloc(N * sizeof *recs);
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < n; i++) {
         make(&recs[i], &x, i % 7 == 0);
         if (i) shape(&recs[i], &recs[i - 1], &x, i);
     }
-    for (int i = 100; i < 200; i++) recs[i] = recs[99];   /* repeated lane pattern */
+    for (int i = 100; i < 200 && i < n; i++) recs[i] = recs[99];   /* repeated lane pattern */
+}
+
+/* n coalesced loads, every 5th with a random partial mask (seed 11). */
+static void gen_stream(struct gm_access *recs, int n)
+{
+    uint64_t x = 11;
+    for (int i = 0; i < n; i++) {
+        memset(&recs[i], 0, sizeof recs[i]);
+        recs[i].active = i % 5 ? 0xffffffffu : (uint32_t)rnd(&x);
+        for (int k = 0; k < 32; k++) recs[i].addr[k] = recs[i].active >> k & 1 ? 0x10000000ull + 128ull * i + 4ull * k : 0;
+        recs[i].width = 4;
+        recs[i].kind = GM_TRACE_LOAD;
+        recs[i].space = GM_SPACE_GLOBAL;
+        recs[i].smid = (uint16_t)(i % 7);
+    }
+}
+
+/* The fixture trace of test_fixture: GPU, a module of two sites, an
+ * allocation, launch 0 (V1_MIXED records of gen_mixed, 5 dropped), a copy,
+ * launch 1 (V1_STREAM of gen_stream: two blocks), the free, the end.
+ * sim/test/data/v1.gmt is it in version 1 (written by write_fixture with
+ * the version 1 writer of commit b3e6726). */
+enum { V1_MIXED = 300, V1_STREAM = 9000 };
+static const struct gm_trace_site v1_sites[2] = {{.info = 0x1010004, .line = 12, .column = 7, .file = "a.cu", .func = "k"},
+                                                 {.info = 0x2010004, .line = 13, .column = 9, .file = "a.cu", .func = "k"}};
+static const struct gm_trace_alloc v1_alloc = {.base = 0x7f0000000000ull, .size = 1 << 20, .alloc_seq = 0,
+                                               .free_seq = UINT64_MAX, .label = "input"};
+static const struct gm_trace_copy v1_copy = {.dst = 0x7f0000000000ull, .src = 0x1000, .bytes = 4096, .kind = GM_COPY_H2D};
+
+static int write_fixture(const char *path)
+{
+    static struct gm_access mixed[V1_MIXED], stream[V1_STREAM];
+    gen_mixed(mixed, V1_MIXED);
+    gen_stream(stream, V1_STREAM);
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "Test GPU", .cc_major = 9, .sm_count = 132,
+                               .l1_shared_bytes = 256 << 10, .l2_bytes = 50ull << 20};
+    struct gm_trace_launch l0 = {.seq = 0, .name = "_Z1kPf", .grid = {4, 2, 1}, .block = {256, 1, 1}};
+    struct gm_trace_launch l1 = {.seq = 1, .name = "_Z1sPf", .grid = {9000, 1, 1}, .block = {32, 1, 1}};
+    struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
+    if (!w) { fprintf(stderr, "%s\n", err); return 1; }
+    int bad = gm_trace_writer_module(w, 0x1234, "a.cu", 2, v1_sites) || gm_trace_writer_alloc(w, &v1_alloc) ||
+              gm_trace_writer_launch(w, &l0) || gm_trace_writer_records(w, mixed, V1_MIXED) ||
+              gm_trace_writer_end_launch(w, 5) || gm_trace_writer_copy(w, &v1_copy) ||
+              gm_trace_writer_launch(w, &l1) || gm_trace_writer_records(w, stream, V1_STREAM) ||
+              gm_trace_writer_end_launch(w, 0) || gm_trace_writer_free(w, v1_alloc.base, 1);
+    if (bad) fprintf(stderr, "%s\n", gm_trace_writer_error(w));
+    return gm_trace_writer_close(w, err, sizeof err) || bad;
+}
+
+static uint32_t file_version(const char *path)
+{
+    uint8_t h[12] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f && fread(h, 1, sizeof h, f) != sizeof h) memset(h, 0, sizeof h);
+    if (f) fclose(f);
+    return (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+}
+
+/* The fixture trace in the given version (1: sim/test/data/v1.gmt; 2:
+ * written by this writer) reads as written: every event and record, by
+ * the reader and by the threaded replay (deferred blocks). */
+static void test_fixture(const char *path, uint32_t version)
+{
+    CHECK(file_version(path) == version);
+    static struct gm_access mixed[V1_MIXED], stream[V1_STREAM];
+    gen_mixed(mixed, V1_MIXED);
+    gen_stream(stream, V1_STREAM);
+    char err[256];
+    for (int replay = 0; replay < 2; replay++) {
+        struct gm_sim_config c;
+        const char *m;
+        CHECK(gm_sim_preset(&c, "h100") == 0);
+        c.threads = 2;
+        struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
+        struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+        struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+        CHECK(r != NULL && (!replay || p != NULL));
+        if (!r || (replay && !p)) { fprintf(stderr, "  %s\n", err); return; }
+        struct gm_trace_event ev;
+        size_t got[2] = {0, 0};
+        int launch = -1, kinds[8] = {0}, rc;
+        while ((rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0) {
+            kinds[ev.kind]++;
+            if (ev.kind == GM_TEV_MODULE) CHECK(ev.modid == 0x1234 && ev.nsites == 2 && !memcmp(ev.sites, v1_sites, sizeof v1_sites));
+            if (ev.kind == GM_TEV_ALLOC) CHECK(memcmp(&ev.alloc, &v1_alloc, sizeof v1_alloc) == 0);
+            if (ev.kind == GM_TEV_COPY) CHECK(memcmp(&ev.copy, &v1_copy, sizeof v1_copy) == 0);
+            if (ev.kind == GM_TEV_LAUNCH) launch = (int)ev.launch.seq;
+            if (ev.kind == GM_TEV_LAUNCH_END) CHECK(ev.launch.dropped == (launch ? 0u : 5u));
+            if (ev.kind != GM_TEV_RECORDS || launch < 0) continue;
+            const struct gm_access *want = launch ? stream : mixed;
+            size_t nwant = launch ? V1_STREAM : V1_MIXED;
+            for (size_t i = 0; i < ev.nrecs; i++)
+                CHECK(got[launch] + i < nwant && memcmp(&ev.recs[i], &want[got[launch] + i], sizeof *want) == 0);
+            got[launch] += ev.nrecs;
+        }
+        CHECK(rc == 0 && got[0] == V1_MIXED && got[1] == V1_STREAM);
+        CHECK(kinds[GM_TEV_LAUNCH] == 2 && kinds[GM_TEV_COPY] == 1 && kinds[GM_TEV_FREE] == 1);
+        gm_replay_close(p);
+        gm_trace_reader_close(r);
+        gm_sim_free(s);
+    }
+}
+
+static void test_file(const char *path)
+{
+    enum { N = 20000 };
+    struct gm_access *recs = malloc(N * sizeof *recs);
+    gen_mixed(recs, N);
     char err[256];
     struct gm_trace_gpu gpu = {.name = "Test GPU", .cc_major = 9, .sm_count = 132,
                                .l1_shared_bytes = 256 << 10, .l2_bytes = 50ull << 20};
@@ -251,17 +360,8 @@ static void test_torn(const char *path)
 {
     enum { L = 4, PER = 9000 };   /* records per launch: blocks of 8192 and 808 */
     static struct gm_access recs[PER];
-    uint64_t x = 11;
     char err[256];
-    for (int i = 0; i < PER; i++) {
-        memset(&recs[i], 0, sizeof recs[i]);
-        recs[i].active = i % 5 ? 0xffffffffu : (uint32_t)rnd(&x);
-        for (int k = 0; k < 32; k++) recs[i].addr[k] = recs[i].active >> k & 1 ? 0x10000000ull + 128ull * i + 4ull * k : 0;
-        recs[i].width = 4;
-        recs[i].kind = GM_TRACE_LOAD;
-        recs[i].space = GM_SPACE_GLOBAL;
-        recs[i].smid = (uint16_t)(i % 7);
-    }
+    gen_stream(recs, PER);
     struct gm_trace_gpu gpu = {.name = "Test GPU"};
     struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
     CHECK(w != NULL);
@@ -326,6 +426,120 @@ static void test_torn(const char *path)
     printf("trace_io_test: %d cuts of a %zu-byte trace read up to their last whole section\n", cuts, size);
 }
 
+/* Version 2's explicit lanes: offsets of every byte width 1..8 at the
+ * limits of their width (full and partial masks), read back by the reader
+ * and the replay; and a coalesced stream whose SM, warp slot and warp
+ * cycle codes in under 0.1 byte per record (columns: version 1 took 0.9). */
+static void test_widths(const char *path)
+{
+    enum { N = 8192 };
+    static struct gm_access recs[N];
+    uint64_t x = 5;
+    for (int i = 0; i < N; i++) {
+        struct gm_access *a = &recs[i];
+        memset(a, 0, sizeof *a);
+        a->active = i % 3 ? 0xffffffffu : (uint32_t)rnd(&x) | 1u << 5 | 1u << 9;
+        int w = 1 + i % 8;
+        int64_t lim = w == 8 ? INT64_MAX : (INT64_C(1) << (8 * w - 1)) - 1;
+        uint64_t base = 0x7f0000000000ull + 64ull * (uint64_t)i;
+        int k0 = __builtin_ctz(a->active);
+        for (int k = 0; k < 32; k++) {
+            if (!(a->active >> k & 1)) continue;
+            int64_t o = k == k0 ? 0 : k % 3 == 0 ? lim : k % 3 == 1 ? -lim - 1 : (int64_t)(rnd(&x) % 1000) - 500;
+            a->addr[k] = base + (uint64_t)o;
+        }
+        a->width = 4;
+        a->kind = GM_TRACE_LOAD;
+        a->space = GM_SPACE_GLOBAL;
+    }
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "Test GPU"};
+    struct gm_trace_launch la = {.seq = 0, .name = "k"};
+    for (int pass = 0; pass < 2; pass++) {
+        struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
+        CHECK(w != NULL);
+        if (!w) return;
+        CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
+        CHECK(gm_trace_writer_records(w, recs, N) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
+        CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
+        if (pass == 1) break;
+        for (int replay = 0; replay < 2; replay++) {
+            struct gm_sim_config c;
+            const char *m;
+            CHECK(gm_sim_preset(&c, "h100") == 0);
+            struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
+            struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+            struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+            struct gm_trace_event ev;
+            size_t got = 0;
+            int rc;
+            while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
+                for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
+                    CHECK(got < N && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
+            CHECK(r && rc == 0 && got == N);
+            gm_replay_close(p);
+            gm_trace_reader_close(r);
+            gm_sim_free(s);
+        }
+        for (int i = 0; i < N; i++) {   /* pass 1: a coalesced stream */
+            struct gm_access *a = &recs[i];
+            a->active = 0xffffffffu;
+            for (int k = 0; k < 32; k++) a->addr[k] = 0x7f0000000000ull + 128ull * (uint64_t)i + 4ull * (uint64_t)k;
+            a->smid = (uint16_t)(i % 132);
+            a->warp_slot = (uint8_t)(i / 132 % 48);
+            a->warp = (uint8_t)(i / 132 % 32);
+        }
+    }
+    FILE *f = fopen(path, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f) fclose(f);
+    CHECK(size > 0 && size < N / 10 + 200);
+    if (size >= N / 10 + 200) fprintf(stderr, "  stream of %d records: %ld bytes\n", N, size);
+}
+
+/* Explicit lanes of partial masks take the width of their active lanes'
+ * offsets, not of the inactive lanes' zeros (here 1 byte: the file is 22.6
+ * bytes a record; 8-byte offsets made 30). */
+static void test_partial_size(const char *path)
+{
+    enum { N = 2000 };
+    static struct gm_access recs[N];
+    uint64_t x = 3;
+    for (int i = 0; i < N; i++) {
+        struct gm_access *a = &recs[i];
+        memset(a, 0, sizeof *a);
+        a->active = (uint32_t)rnd(&x) & 0x7fffffffu;
+        a->active |= 3;   /* two lanes at least */
+        for (int k = 0; k < 32; k++)
+            if (a->active >> k & 1) a->addr[k] = 0x7f0000001000ull + 4096ull * (uint64_t)i + rnd(&x) % 100;
+        a->width = 4;
+        a->kind = GM_TRACE_LOAD;
+        a->space = GM_SPACE_GLOBAL;
+    }
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "Test GPU"};
+    struct gm_trace_launch la = {.seq = 0, .name = "k"};
+    struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
+    CHECK(w != NULL);
+    if (!w) return;
+    CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
+    CHECK(gm_trace_writer_records(w, recs, N) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
+    CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
+    FILE *f = fopen(path, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f) fclose(f);
+    CHECK(size > 0 && size < 26 * N);
+    if (size >= 26 * N) fprintf(stderr, "  %d partial-mask records: %ld bytes\n", N, size);
+    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+    struct gm_trace_event ev;
+    size_t got = 0;
+    while (r && gm_trace_reader_next(r, &ev) > 0)
+        for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
+            CHECK(got < N && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
+    CHECK(got == N);
+    gm_trace_reader_close(r);
+}
+
 int main(int argc, char **argv)
 {
     test_slots();
@@ -334,6 +548,11 @@ int main(int argc, char **argv)
     test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 1, 3);
     test_replay(argc > 1 ? argv[1] : "trace_io_test.gmt", 2, 1);
     test_torn(argc > 1 ? argv[1] : "trace_io_test.gmt");
+    test_fixture(argc > 2 ? argv[2] : "v1.gmt", 1);
+    CHECK(write_fixture(argc > 1 ? argv[1] : "trace_io_test.gmt") == 0);
+    test_fixture(argc > 1 ? argv[1] : "trace_io_test.gmt", GM_TRACE_FILE_VERSION);
+    test_widths(argc > 1 ? argv[1] : "trace_io_test.gmt");
+    test_partial_size(argc > 1 ? argv[1] : "trace_io_test.gmt");
     if (fails) { fprintf(stderr, "trace_io_test: %d checks failed\n", fails); return 1; }
     printf("trace_io_test: ok\n");
     return 0;

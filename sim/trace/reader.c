@@ -28,6 +28,7 @@ struct gm_trace_reader {
     struct gm_trace_site *sites;
     char modname[4096];
     int in_launch, done;
+    uint32_t version;             /* the file's: 1 or 2 (record block coding) */
     int defer;                    /* RECORDS blocks left compressed (gm_trace_reader_defer) */
     int torn;                     /* the failure is a torn tail: the input ends early */
     uint64_t size;                /* input bytes (0: unknown, e.g. a pipe) */
@@ -97,12 +98,12 @@ static int read_section(struct gm_trace_reader *r)
     if (r->size && complen > r->size - r->pos)   /* trust no length beyond the input's */
         return torn(r, "truncated section");
     r->comp.n = r->raw.n = 0;
-    if (gm_buf_reserve(&r->comp, complen) || gm_buf_reserve(&r->raw, rawlen + 1))
+    if (gm_buf_reserve(&r->comp, complen) || gm_buf_reserve(&r->raw, rawlen + GM_REC_SLACK))
         return fail(r, "out of memory");
     if (get_bytes(r, r->comp.p, complen) < complen) return torn(r, "truncated section");
     r->comp.n = complen;
     if (type == GM_SEC_RECORDS && r->defer) {   /* decoded later by gm_trace_block_decode */
-        r->block = (struct gm_trace_block){r->comp.p, complen, rawlen, r->pos - complen - GM_SEC_HDR_SIZE};
+        r->block = (struct gm_trace_block){r->comp.p, complen, rawlen, r->pos - complen - GM_SEC_HDR_SIZE, r->version};
         return (int)type;
     }
     size_t d = ZSTD_decompressDCtx(r->zd, r->raw.p, rawlen, r->comp.p, complen);
@@ -135,8 +136,8 @@ static struct gm_trace_reader *start(struct gm_trace_reader *r, char *err, size_
     if (!r->zd || !r->recs) fail(r, "out of memory");
     else if (get_bytes(r, h, sizeof h) < sizeof h) fail(r, "truncated: no file header");
     else if (memcmp(h, GM_TRACE_FILE_MAGIC, 8)) fail(r, "not a gpumem trace (bad magic)");
-    else if (le32(h + 8) != GM_TRACE_FILE_VERSION)
-        fail(r, "unsupported version %u (this reader reads %u)", le32(h + 8), GM_TRACE_FILE_VERSION);
+    else if ((r->version = le32(h + 8)) < 1 || r->version > GM_TRACE_FILE_VERSION)
+        fail(r, "unsupported version %u (this reader reads 1 to %u)", r->version, GM_TRACE_FILE_VERSION);
     else if (read_section(r) != GM_SEC_GPU) fail(r, "first section is not the GPU description");
     else {
         struct gm_cur c = {r->raw.p, r->raw.p + r->raw.n, 0};
@@ -196,19 +197,24 @@ void gm_trace_bdec_free(struct gm_trace_bdec *d)
     free(d);
 }
 
+static int decode_block(uint32_t version, struct gm_cur *c, struct gm_access *out, size_t n)
+{
+    return version == 1 ? gm_rec_decode_block(c, out, n) : gm_rec_decode_block2(c, out, n);
+}
+
 /* The checks parse_records and read_section make, on a deferred block. */
 long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block *b, struct gm_access *out,
                            const char **why)
 {
     d->raw.n = 0;
-    if (gm_buf_reserve(&d->raw, (size_t)b->raw_len + 1)) { *why = "out of memory"; return -1; }
+    if (gm_buf_reserve(&d->raw, (size_t)b->raw_len + GM_REC_SLACK)) { *why = "out of memory"; return -1; }
     size_t n = ZSTD_decompressDCtx(d->zd, d->raw.p, b->raw_len, b->comp, b->comp_len);
     if (ZSTD_isError(n)) { *why = "corrupt compressed data"; return -1; }
     if (n != b->raw_len) { *why = "section length mismatch"; return -1; }
     struct gm_cur c = {d->raw.p, d->raw.p + n, 0};
     uint64_t k = gm_get_varint(&c);
     if (c.bad || k == 0 || k > GM_TRACE_BLOCK_RECORDS) { *why = "bad record count"; return -1; }
-    if (gm_rec_decode_block(&c, out, (size_t)k)) { *why = "malformed record block"; return -1; }
+    if (decode_block(b->version, &c, out, (size_t)k)) { *why = "malformed record block"; return -1; }
     if (c.p != c.end) { *why = "trailing bytes in section"; return -1; }
     return (long)k;
 }
@@ -305,7 +311,7 @@ static int parse_records(struct gm_trace_reader *r, struct gm_cur *c, struct gm_
     }
     uint64_t n = gm_get_varint(c);
     if (c->bad || n == 0 || n > GM_TRACE_BLOCK_RECORDS) return fail(r, "bad record count");
-    if (gm_rec_decode_block(c, r->recs, (size_t)n)) return fail(r, "malformed record block");
+    if (decode_block(r->version, c, r->recs, (size_t)n)) return fail(r, "malformed record block");
     ev->recs = r->recs;
     ev->nrecs = (size_t)n;
     r->launch_records += n;

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Record block coding (docs/trace-format.md, "records"). One control byte
- * per record says which header fields changed and how the lanes are coded;
- * every number is a varint. Decoding checks every bound. No I/O.
+ * Record block decoding of trace version 1 (docs/trace-format.md, "coded
+ * records", version 1; files of this version are read, no longer
+ * written). One control byte per record says which header fields changed
+ * and how the lanes are coded; every number is a varint. Decoding checks
+ * every bound. No I/O.
  */
 #include <stddef.h>
 #include <string.h>
-#ifdef __x86_64__
-#include <immintrin.h>
-#endif
+#include "lanes.h"
 #include "reccodec.h"
 
 enum {
@@ -16,95 +16,6 @@ enum {
     C_LANES_SHIFT = 5,       /* bits 5..6: lane coding */
     L_EXPLICIT = 0, L_SAME = 1, L_STRIDE = 2, L_SINGLE = 3
 };
-
-/* Lane k's offset from the lowest active lane. */
-static int64_t lane_off(const struct gm_access *a, int k, int k0)
-{
-    return (int64_t)(a->addr[k] - a->addr[k0]);
-}
-
-static int same_lanes(const struct gm_access *a, const struct gm_access *p)
-{
-    if (!p || p->active != a->active) return 0;
-    int k0 = __builtin_ctz(a->active);
-    for (int k = k0 + 1; k < 32; k++)
-        if ((a->active >> k & 1) && lane_off(a, k, k0) != lane_off(p, k, k0)) return 0;
-    return 1;
-}
-
-/* Returns 1 with *stride when lane k is at (k - k0) * stride for all active k. */
-static int strided(const struct gm_access *a, int64_t *stride)
-{
-    int k0 = __builtin_ctz(a->active);
-    uint32_t rest = a->active & ~(1u << k0);
-    int k1 = __builtin_ctz(rest);
-    int64_t s = lane_off(a, k1, k0) / (k1 - k0);
-    for (int k = k1; k < 32; k++)
-        if ((a->active >> k & 1) && (uint64_t)lane_off(a, k, k0) != (uint64_t)(k - k0) * (uint64_t)s)
-            return 0;
-    *stride = s;
-    return 1;
-}
-
-static int lane_code(const struct gm_access *a, const struct gm_access *p, int64_t *stride)
-{
-    if (!(a->active & (a->active - 1))) return L_SINGLE;
-    if (same_lanes(a, p)) return L_SAME;
-    if (strided(a, stride)) return L_STRIDE;
-    return L_EXPLICIT;
-}
-
-static unsigned changes(const struct gm_access *a, const struct gm_access *p)
-{
-    if (!p) return C_SITE | C_ACTIVE | C_CTA | C_WARP | C_SHAPE;
-    unsigned c = 0;
-    if (a->site != p->site || a->module != p->module) c |= C_SITE;
-    if (a->active != p->active) c |= C_ACTIVE;
-    if (a->cta_x != p->cta_x || a->cta_y != p->cta_y || a->cta_z != p->cta_z) c |= C_CTA;
-    if (a->smid != p->smid || a->warp_slot != p->warp_slot || a->warp != p->warp) c |= C_WARP;
-    if (a->width != p->width || a->kind != p->kind || a->space != p->space || a->flags != p->flags)
-        c |= C_SHAPE;
-    return c;
-}
-
-static void put_fields(struct gm_buf *b, const struct gm_access *a, const struct gm_access *p,
-                       unsigned c)
-{
-    if (c & C_SITE) { gm_put_varint(b, a->module); gm_put_varint(b, a->site); }
-    if (c & C_ACTIVE) gm_put_varint(b, a->active);
-    if (c & C_CTA) {
-        gm_put_svarint(b, (int64_t)a->cta_x - (p ? (int64_t)p->cta_x : 0));
-        gm_put_varint(b, a->cta_y);
-        gm_put_varint(b, a->cta_z);
-    }
-    if (c & C_WARP) { gm_put_varint(b, a->smid); gm_put_varint(b, a->warp_slot); gm_put_varint(b, a->warp); }
-    if (c & C_SHAPE) {
-        gm_put_varint(b, a->width); gm_put_u8(b, a->kind);
-        gm_put_u8(b, a->space); gm_put_u8(b, a->flags);
-    }
-}
-
-void gm_rec_encode_block(struct gm_buf *b, const struct gm_access *a, size_t n)
-{
-    const struct gm_access *p = NULL;
-    uint64_t prev_base = 0;
-    for (size_t i = 0; i < n; i++, p = &a[i - 1]) {
-        const struct gm_access *r = &a[i];
-        unsigned c = changes(r, p);
-        int64_t stride = 0;
-        int lc = r->active ? lane_code(r, p, &stride) : L_SINGLE;
-        gm_put_u8(b, (uint8_t)(c | (unsigned)lc << C_LANES_SHIFT));
-        put_fields(b, r, p, c);
-        uint64_t base = r->active ? r->addr[__builtin_ctz(r->active)] : 0;
-        gm_put_svarint(b, (int64_t)(base - prev_base));
-        prev_base = base;
-        if (lc == L_STRIDE) gm_put_svarint(b, stride);
-        if (lc != L_EXPLICIT) continue;
-        int k0 = __builtin_ctz(r->active);
-        for (int k = k0 + 1; k < 32; k++)
-            if (r->active >> k & 1) gm_put_svarint(b, lane_off(r, k, k0));
-    }
-}
 
 /* The decoder below comes in two copies: fast (at least GM_REC_MAX_BYTES
  * remain, so no varint of the record can run past the end: no bound check
@@ -148,62 +59,6 @@ GM_DEC void get_fields(struct gm_cur *c, struct gm_access *a, unsigned ch, int f
     }
 }
 
-/* All 32 lanes: dst[k] = src[k] + d (L_SAME), or base + k * stride
- * (L_STRIDE, src NULL). Four lanes per step with AVX2 where the CPU has
- * it (chosen once), else two (SSE2, every x86-64). */
-#ifdef __x86_64__
-__attribute__((target("avx2"))) static void lanes32_avx2(uint64_t *dst, const uint64_t *src, uint64_t d,
-                                                         uint64_t stride)
-{
-    if (src) {
-        __m256i vd = _mm256_set1_epi64x((long long)d);
-        for (int k = 0; k < 32; k += 4)
-            _mm256_storeu_si256((__m256i *)(dst + k),
-                                _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(src + k)), vd));
-        return;
-    }
-    __m256i v = _mm256_set_epi64x((long long)(d + 3 * stride), (long long)(d + 2 * stride),
-                                  (long long)(d + stride), (long long)d);
-    __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
-    for (int k = 0; k < 32; k += 4) {
-        _mm256_storeu_si256((__m256i *)(dst + k), v);
-        v = _mm256_add_epi64(v, step);
-    }
-}
-
-static void lanes32_sse2(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
-{
-    if (src) {
-        __m128i vd = _mm_set1_epi64x((long long)d);
-        for (int k = 0; k < 32; k += 2)
-            _mm_storeu_si128((__m128i *)(dst + k), _mm_add_epi64(_mm_loadu_si128((const __m128i *)(src + k)), vd));
-        return;
-    }
-    __m128i v = _mm_set_epi64x((long long)(d + stride), (long long)d);
-    __m128i step = _mm_set1_epi64x((long long)(2 * stride));
-    for (int k = 0; k < 32; k += 2) {
-        _mm_storeu_si128((__m128i *)(dst + k), v);
-        v = _mm_add_epi64(v, step);
-    }
-}
-
-static void lanes32(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
-{
-    static int avx2 = -1;   /* idempotent: a race writes the same value */
-#ifdef GM_LANES_NO_AVX2     /* the test of the SSE2 path */
-    avx2 = 0;
-#endif
-    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2) lanes32_avx2(dst, src, d, stride);
-    else lanes32_sse2(dst, src, d, stride);
-}
-#else
-static void lanes32(uint64_t *dst, const uint64_t *src, uint64_t d, uint64_t stride)
-{
-    for (int k = 0; k < 32; k++) dst[k] = src ? src[k] + d : d + stride * (uint64_t)k;
-}
-#endif
-
 /* Lanes of a record whose header is decoded (a->active set); inactive
  * lanes 0. p: the previous record of the block, or NULL. */
 GM_DEC int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_access *p, int lc, uint64_t base,
@@ -217,13 +72,13 @@ GM_DEC int get_lanes(struct gm_cur *c, struct gm_access *a, const struct gm_acce
     if (m != 0xffffffffu) memset(a->addr, 0, sizeof a->addr);
     if (lc == L_STRIDE) {
         uint64_t stride = (uint64_t)get_sv(c, fast);
-        if (m == 0xffffffffu) lanes32(a->addr, NULL, base, stride);
+        if (m == 0xffffffffu) gm_lanes32(a->addr, NULL, base, stride);
         else
             for (int k = k0; k < 32; k++)
                 if (m >> k & 1) a->addr[k] = base + stride * (uint64_t)(k - k0);
     } else if (lc == L_SAME) {
         uint64_t d = base - p->addr[k0];   /* every lane moves by the same amount */
-        if (m == 0xffffffffu) lanes32(a->addr, p->addr, d, 0);
+        if (m == 0xffffffffu) gm_lanes32(a->addr, p->addr, d, 0);
         else
             for (uint32_t r = m; r; r &= r - 1) a->addr[__builtin_ctz(r)] = p->addr[__builtin_ctz(r)] + d;
     } else {

@@ -14,7 +14,7 @@
 #include "gpumem/trace.h"
 
 #define GM_TRACE_FILE_MAGIC "GMTRACE"  /* 8 bytes with the NUL */
-#define GM_TRACE_FILE_VERSION 1u
+#define GM_TRACE_FILE_VERSION 2u      /* written; readers read 1 and 2 */
 #define GM_TRACE_BLOCK_RECORDS 8192u   /* records per compressed block (max) */
 
 /* One warp memory instruction with full lane addresses (inactive lanes 0). */
@@ -90,8 +90,9 @@ enum gm_trace_event_kind {
 
 
 /* A RECORDS section left compressed (deferred decoding): its bytes, raw
- * length, and the byte offset of its section header (for messages). */
-struct gm_trace_block { const uint8_t *comp; size_t comp_len, raw_len; uint64_t at; };
+ * length, the byte offset of its section header (for messages) and the
+ * file's version (the block coding). */
+struct gm_trace_block { const uint8_t *comp; size_t comp_len, raw_len; uint64_t at; uint32_t version; };
 
 struct gm_trace_event {
     enum gm_trace_event_kind kind;
