@@ -28,7 +28,7 @@ static int is_convergent(LLVMValueRef f)
     return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr_kind("convergent")) != NULL;
 }
 
-/* The function f calls directly, or NULL. */
+/* The function a call instruction calls directly, or NULL. */
 static LLVMValueRef callee_of(LLVMValueRef inst)
 {
     if (!LLVMIsACallInst(inst))
