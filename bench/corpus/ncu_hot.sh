@@ -10,8 +10,11 @@
 #   P.CONFIG.source.csv   per SASS instruction: executions, stall samples
 #   P.CONFIG.log          ncu's own messages
 # packed into $OUT/ncu.tar.gz (the device tool returns few files).
-# GPUMEM_FORCE=1 keeps gpumem's runtime counting under ncu (it steps aside
-# for injected tools otherwise), so the handlers take their counting path.
+# Under ncu gpumem's runtime steps aside (ncu holds CUPTI; GPUMEM_FORCE
+# does not change that): every counter pointer stays NULL and each handler
+# returns after its first test, so the gm profile is the cost of the
+# instrumentation's calls, not of counting (bench/results/
+# handler-attribution-2026-11-28.md).
 # Usage: bench/corpus/ncu_hot.sh [-t SECONDS per program] PROGRAM...
 # Depends on: sh, tar, timeout, ncu (CUDA toolkit); a CUDA driver.
 set -u
@@ -39,7 +42,7 @@ for p in "$@"; do
     [ -x "$c/$k/$p/main" ] || continue
     r=$work/$p.$k
     # shellcheck disable=SC2086 # $sel and $cmd are word lists
-    ( cd "$c/$k/$p" && GPUMEM_FORCE=1 GPUMEM_OUT="$r.report" timeout -k 5 "$tmo" \
+    ( cd "$c/$k/$p" && GPUMEM_OUT="$r.report" timeout -k 5 "$tmo" \
         "$ncu" --set full --import-source no $sel -f -o "$r" $cmd ) >"$out/$p.$k.log" 2>&1
     echo "rc $?" >>"$out/$p.$k.log"
     [ -f "$r.ncu-rep" ] || continue
