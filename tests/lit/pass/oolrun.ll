@@ -15,8 +15,9 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; A table of 8 words (sites 0-7), then 4 words of 8 bytes (8-11): a run,
-; but the only one of its copy, too short to pay for the run function.
+; A table of 8 words (sites 0-7), whose copy nothing else calls: a run
+; (the run function takes the copy's place), then 3 words of 8 bytes
+; (8-10): fewer than 4 calls stay.
 ; The run function (added functions come first, fnorder.c): the copy's
 ; body in a loop, site + i at address a + i * d, its warp mask taken and
 ; synced in each iteration. A call of the copy inside the loop (the first
@@ -46,7 +47,6 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: store i64 8,
 ; CHECK: call void @gm_ool__before_mem__[[C8]](i32 9,
 ; CHECK: call void @gm_ool__before_mem__[[C8]](i32 10,
-; CHECK: call void @gm_ool__before_mem__[[C8]](i32 11,
 ; CHECK: ret void
 define void @table(ptr addrspace(1) %p) {
   store i32 0, ptr addrspace(1) %p
@@ -70,34 +70,77 @@ define void @table(ptr addrspace(1) %p) {
   store i64 9, ptr addrspace(1) %b1
   %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 80
   store i64 10, ptr addrspace(1) %b2
-  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 88
-  store i64 11, ptr addrspace(1) %b3
   ret void
 }
 
-; A call between the sites (inline asm) and an uneven stride: no run.
+
+; 8 words of 8 bytes in a row, but their copy is also called in @table: a
+; run function would repeat the copy's body beside it (about 200 lines for
+; 8 calls' 56; made before the body counted), so the calls stay.
+; CHECK-LABEL: define void @shared(
+; CHECK-NOT: gm_ool__run__
+; CHECK-COUNT-8: call void @gm_ool__before_mem__[[C8]](
+; CHECK-NOT: gm_ool__run__
+; CHECK: ret void
+define void @shared(ptr addrspace(1) %p) {
+  store i64 0, ptr addrspace(1) %p
+  %a1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 8
+  store i64 1, ptr addrspace(1) %a1
+  %a2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 16
+  store i64 2, ptr addrspace(1) %a2
+  %a3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
+  store i64 3, ptr addrspace(1) %a3
+  %a4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 32
+  store i64 4, ptr addrspace(1) %a4
+  %a5 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 40
+  store i64 5, ptr addrspace(1) %a5
+  %a6 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 48
+  store i64 6, ptr addrspace(1) %a6
+  %a7 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 56
+  store i64 7, ptr addrspace(1) %a7
+  ret void
+}
+
+; A call between the sites (inline asm; 8 bytes a word apart, whose copy
+; nothing else calls: without it a run of 8) and an uneven stride in the
+; middle of 8 halfwords (likewise): no run.
 ; CHECK-LABEL: define void @broken(
 ; CHECK-NOT: gm_ool__run__
-; CHECK-COUNT-8: call void @gm_ool__before_mem__
+; CHECK-COUNT-16: call void @gm_ool__before_mem__
 ; CHECK-NOT: gm_ool__run__
 ; CHECK: ret void
 define void @broken(ptr addrspace(1) %p) {
-  store i32 0, ptr addrspace(1) %p
+  store i8 0, ptr addrspace(1) %p
   %a1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 4
-  store i32 1, ptr addrspace(1) %a1
-  call void asm sideeffect "exit;", ""()
+  store i8 1, ptr addrspace(1) %a1
   %a2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 8
-  store i32 2, ptr addrspace(1) %a2
+  store i8 2, ptr addrspace(1) %a2
   %a3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 12
-  store i32 3, ptr addrspace(1) %a3
-  %b1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
-  store i32 1, ptr addrspace(1) %b1
-  %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 28
-  store i32 2, ptr addrspace(1) %b2
-  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 36
-  store i32 3, ptr addrspace(1) %b3
-  %b4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 40
-  store i32 4, ptr addrspace(1) %b4
+  store i8 3, ptr addrspace(1) %a3
+  call void asm sideeffect "exit;", ""()
+  %a4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 16
+  store i8 4, ptr addrspace(1) %a4
+  %a5 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 20
+  store i8 5, ptr addrspace(1) %a5
+  %a6 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 24
+  store i8 6, ptr addrspace(1) %a6
+  %a7 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 28
+  store i8 7, ptr addrspace(1) %a7
+  %b0 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 64
+  store i16 0, ptr addrspace(1) %b0
+  %b1 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 68
+  store i16 1, ptr addrspace(1) %b1
+  %b2 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 72
+  store i16 2, ptr addrspace(1) %b2
+  %b3 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 76
+  store i16 3, ptr addrspace(1) %b3
+  %b4 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 84
+  store i16 4, ptr addrspace(1) %b4
+  %b5 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 88
+  store i16 5, ptr addrspace(1) %b5
+  %b6 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 92
+  store i16 6, ptr addrspace(1) %b6
+  %b7 = getelementptr inbounds i8, ptr addrspace(1) %p, i64 96
+  store i16 7, ptr addrspace(1) %b7
   ret void
 }
-
