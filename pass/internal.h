@@ -211,6 +211,8 @@ void gm_note_function(LLVMValueRef f);
 
 /* Strings. */
 int gm_starts_with(const char *s, const char *prefix);
+/* Instructions of f (0 for a declaration). */
+unsigned gm_count_insts(LLVMValueRef f);
 char *gm_strdup(const char *s, size_t n);
 
 #endif /* GM_PASS_INTERNAL_H */

@@ -243,17 +243,6 @@ static void block_runs(LLVMBasicBlockRef bb, struct runs *r)
     }
 }
 
-/* Instructions of f's body: about its PTX lines (winograd-cuda's copy:
- * 219 instructions, 200 lines). */
-static long long body_size(LLVMValueRef f)
-{
-    long long n = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            n++;
-    return n;
-}
-
 static long long uses_of(LLVMValueRef f)
 {
     long long n = 0;
@@ -271,7 +260,9 @@ static long long saving(const struct runs *r, LLVMValueRef callee)
     for (size_t k = 0; k < r->nrun; k++)
         if (r->c[r->run[k].start].callee == callee)
             calls += (long long)r->run[k].n, runs++;
-    long long body = uses_of(callee) > calls ? body_size(callee) : 0;
+    /* a body's instructions are about its PTX lines (winograd-cuda's copy:
+     * 219 instructions, 200 lines) */
+    long long body = uses_of(callee) > calls ? (long long)gm_count_insts(callee) : 0;
     return calls * GM_RUN_CALL_LINES - runs * GM_RUN_RUN_LINES - GM_RUN_FN_LINES - body;
 }
 

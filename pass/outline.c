@@ -41,16 +41,6 @@
  * branch); more (unrolled loops) would make only some of them cheap. */
 #define GM_OOL_MIN_HOT 3
 
-/* Instructions of f (0 for a declaration). */
-static unsigned count_insts(LLVMValueRef f)
-{
-    unsigned n = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-            n++;
-    return n;
-}
-
 /* Whether f calls a block-accumulator stub (GM_BLOCK). */
 static int calls_block_stub(LLVMValueRef f)
 {
@@ -183,7 +173,7 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
 {
     struct gm_blocks g;
     gm_cfg_blocks_init(&g, f);
-    unsigned long long budget = (unsigned long long)count_insts(f) * (unsigned)o->growth_pct / 100;
+    unsigned long long budget = (unsigned long long)gm_count_insts(f) * (unsigned)o->growth_pct / 100;
     struct cand *c = calloc(i1 - i0 + 1, sizeof *c);
     if (!c)
         abort();
@@ -253,7 +243,7 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
         for (int i = 0; i < h->nfn[ev]; i++)
         {
             LLVMValueRef f = LLVMGetNamedFunction(m, h->fn[ev][i]);
-            o->cost[ev] += count_insts(f);
+            o->cost[ev] += gm_count_insts(f);
             o->block[ev] |= calls_block_stub(f);
             note_accum_stubs(o, (enum gm_ev)ev, f);
             o->infomask[ev] |= info_index(ev) ? gm_demanded_arg_bits(f, info_index(ev)) : ~0ull;

@@ -72,3 +72,12 @@ const char *gm_pass_where(void)
 {
     return gm_where;
 }
+
+unsigned gm_count_insts(LLVMValueRef f)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            n++;
+    return n;
+}
