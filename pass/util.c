@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Small helpers shared by the pass's C files: error messages, strings, the
- * growing site array. Depends on libc only (and internal.h's types).
+ * growing site array, a function's instruction count. Depends on libc and
+ * LLVM-C (Core).
  */
 #include <stdarg.h>
 #include <stdio.h>
