@@ -20,6 +20,7 @@
  *   with one tag lookup (the line is most recent after the first sector, so
  *   looking it up again would change nothing). No I/O here.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include "gpumem/abi.h"
 #include "model.h"
@@ -262,7 +263,8 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
         l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
     }
     miss = gm_sec_lacking(e->valid, x->bytes) & x->smask;
-    x->l1h = (uint8_t)(__builtin_popcount(x->smask) - __builtin_popcount(miss));
+    x->ns = (uint8_t)__builtin_popcount(x->smask);
+    x->l1h = (uint8_t)(x->ns - __builtin_popcount(miss));
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
     gm_sec_or(e->valid, NULL, fetch);
     to_l2(s, w, l2, x, GM_OP_READ, fetch, NULL, par);
@@ -273,6 +275,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
 {
     uint32_t set = x->l1set;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
+    x->ns = (uint8_t)__builtin_popcount(x->smask);
     x->l1h = e ? (uint8_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) {
@@ -613,33 +616,45 @@ static void add_acc(struct gm_counts *C, gm_acc a)
 
 /* Adds the buffer's outcomes to the per-allocation and per-site counters,
  * once per run of equal (allocation, site) instead of per access; empties
- * the buffer. */
-static void fold(struct gm_worker *w)
+ * the buffer. Each access's eight outcome bytes (six used) are one 64-bit
+ * word, summed per op in 16-bit lanes (even bytes, odd bytes: a buffer's
+ * sums fit, at most 4 x its entries); the (allocation, site) pair is one
+ * 64-bit word too. */
+_Static_assert(4 * (GM_LBUF + GM_REC_LINES) < 65536, "fold's 16-bit sums");
+_Static_assert(offsetof(struct gm_lacc, site) == offsetof(struct gm_lacc, alloc) + 4, "fold's key");
+_Static_assert(offsetof(struct gm_lacc, far) == offsetof(struct gm_lacc, ns) + 5, "fold's outcome bytes");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "fold's lanes");
+
+#define LANES 0x00ff00ff00ff00ffull
+
+static void fold_flush(struct gm_worker *w, uint32_t alloc, uint32_t site, uint64_t (*v)[2])
 {
     gm_acc acc;
-    memset(acc, 0, sizeof acc);
-    uint32_t ca = w->nbuf ? w->buf[0].alloc : 0, cs = w->nbuf ? w->buf[0].site : 0;
+    for (uint32_t op = 0; op < 3; op++) {   /* lanes: ns, l2n, dr | l1h, l2h, far */
+        for (uint32_t k = 0; k < 6; k++) acc[op][k] = (uint32_t)(v[op][k & 1] >> (16 * (k >> 1)) & 0xffff);
+        v[op][0] = v[op][1] = 0;
+    }
+    add_acc(gm_ct(&w->allocs, alloc), acc);
+    add_acc(gm_ct(&w->sites, site), acc);
+}
+
+static void fold(struct gm_worker *w)
+{
+    if (!w->nbuf) return;
+    uint64_t v[3][2] = {{0}}, key, k, o;
+    memcpy(&key, &w->buf[0].alloc, sizeof key);
     for (uint32_t i = 0; i < w->nbuf; i++) {
         const struct gm_lacc *x = &w->buf[i];
-        if (x->alloc != ca || x->site != cs) {
-            add_acc(gm_ct(&w->allocs, ca), acc);
-            add_acc(gm_ct(&w->sites, cs), acc);
-            memset(acc, 0, sizeof acc);
-            ca = x->alloc;
-            cs = x->site;
+        memcpy(&k, &x->alloc, sizeof k);
+        if (k != key) {
+            fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
+            key = k;
         }
-        uint32_t *a = acc[x->op];
-        a[0] += (uint32_t)__builtin_popcount(x->smask);
-        a[1] += x->l1h;
-        a[2] += x->l2n;
-        a[3] += x->l2h;
-        a[4] += x->dr;
-        a[5] += x->far;
+        memcpy(&o, &x->ns, sizeof o);
+        v[x->op][0] += o & LANES;
+        v[x->op][1] += o >> 8 & LANES;
     }
-    if (w->nbuf) {
-        add_acc(gm_ct(&w->allocs, ca), acc);
-        add_acc(gm_ct(&w->sites, cs), acc);
-    }
+    fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
     w->nbuf = 0;
 }
 
@@ -687,7 +702,10 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
         if (!par && i + GM_AHEAD < n) hint_ahead(&l2, w->buf + i);
         struct gm_lacc *x = &w->buf[i];
         struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
-        if (x->op == GM_OP_ATOM) to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        if (x->op == GM_OP_ATOM) {
+            x->ns = (uint8_t)__builtin_popcount(x->smask);
+            to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        }
         else if (x->op == GM_OP_WRITE) l1_store(s, w, &l1, &l2, x, par);
         else l1_load(s, w, &l1, &l2, x, par);
     }
