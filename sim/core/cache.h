@@ -284,14 +284,22 @@ GM_INLINE int gm_cache_way(const struct gm_cache *c, uint32_t set, uint64_t tag,
 }
 
 /* LRU: way w becomes most recent; younger ways age by one. Whole 16-byte
- * groups of a row with SSE, the rest one by one (never touching another
- * set's bytes: other threads may own it). */
+ * groups of a row with SSE (17 to 31 ways: two overlapping groups), the
+ * rest one by one (never touching another set's bytes: other threads may
+ * own it). */
 GM_INLINE void lru_touch_n(uint32_t ways, uint8_t *age, uint32_t w)
 {
     uint8_t a = age[w];
     uint32_t i = 0;
 #ifdef __SSE4_1__
     __m128i va = _mm_set1_epi8((char)a);
+    if (ways > 16 && ways < 32) {   /* two overlapping groups, both from the old ages: the overlap's bytes agree */
+        __m128i lo = _mm_loadu_si128((const __m128i *)age), hi = _mm_loadu_si128((const __m128i *)(age + ways - 16));
+        _mm_storeu_si128((__m128i *)(age + ways - 16), _mm_sub_epi8(hi, _mm_cmpgt_epi8(va, hi)));
+        _mm_storeu_si128((__m128i *)age, _mm_sub_epi8(lo, _mm_cmpgt_epi8(va, lo)));
+        age[w] = 0;
+        return;
+    }
     for (; i + 16 <= ways; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(age + i));
         _mm_storeu_si128((__m128i *)(age + i), _mm_sub_epi8(v, _mm_cmpgt_epi8(va, v)));
@@ -312,6 +320,13 @@ GM_INLINE uint32_t lru_victim_n(uint32_t ways, const uint8_t *age)
     uint32_t i = 0;
 #ifdef __SSE4_1__
     __m128i old = _mm_set1_epi8((char)(ways - 1));
+    if (ways > 16 && ways < 32) {   /* two overlapping groups (one way is the oldest) */
+        uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)age), old));
+        uint32_t hi = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(age + ways - 16)), old));
+        uint32_t m = lo | hi << (ways - 16);
+        return m ? (uint32_t)__builtin_ctz(m) : 0;
+    }
     for (; i + 16 <= ways; i += 16) {
         uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(age + i)), old));
         if (m) return i + (uint32_t)__builtin_ctz(m);
