@@ -150,6 +150,26 @@ GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)
     return (uint32_t)(((unsigned __int128)low * c->sets) >> 64);
 }
 
+/* Set indices of the lines line + k * d, k < n (n <= 32), into out[k]:
+ * gm_cache_set of each, with the hash and modulo chosen once. */
+GM_INLINE void cache_sets_h(const struct gm_cache *c, enum gm_hash h, int pow2, uint64_t line, uint64_t d,
+                            uint32_t n, uint32_t *out)
+{
+    for (uint32_t k = 0; k < n; k++, line += d) {
+        uint32_t v = gm_set_hash(h, line);
+        out[k] = pow2 ? v & (c->sets - 1) : (uint32_t)(((unsigned __int128)(c->fm * v) * c->sets) >> 64);
+    }
+}
+GM_INLINE void gm_cache_sets(const struct gm_cache *c, uint64_t line, uint64_t d, uint32_t n, uint32_t *out)
+{
+    int p = c->pow2 != 0;
+    if (c->hash == GM_HASH_XOR) p ? cache_sets_h(c, GM_HASH_XOR, 1, line, d, n, out)
+                                  : cache_sets_h(c, GM_HASH_XOR, 0, line, d, n, out);
+    else if (c->hash == GM_HASH_FOLD) p ? cache_sets_h(c, GM_HASH_FOLD, 1, line, d, n, out)
+                                        : cache_sets_h(c, GM_HASH_FOLD, 0, line, d, n, out);
+    else p ? cache_sets_h(c, c->hash, 1, line, d, n, out) : cache_sets_h(c, c->hash, 0, line, d, n, out);
+}
+
 /* The common way counts get loops with a constant trip count (unrolled and
  * vectorised); the switch on ways is one well-predicted branch. */
 #define GM_WAYS_SWITCH(ways, CALL)                                       \
@@ -208,17 +228,20 @@ GM_INLINE uint32_t plru_victim(uint64_t bits, uint32_t ways)
     return r;
 }
 
-GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set)
+/* Prefetches a set's header (and small sets' line state); ways = c->ways
+ * (a constant where the caller passes a literal). */
+GM_INLINE void gm_cache_prefetch_n(const struct gm_cache *c, uint32_t set, uint32_t ways)
 {
     const char *h = (const char *)gm_digs(c, set);
     __builtin_prefetch(h);
     if (c->hstride > 64) __builtin_prefetch(h + 64);
-    if (c->ways <= 4) {   /* small sets: the line state too */
-        const char *d = (const char *)(c->data + (uint64_t)set * c->ways);
+    if (ways <= 4) {   /* small sets: the line state too */
+        const char *d = (const char *)(c->data + (uint64_t)set * ways);
         __builtin_prefetch(d);
         __builtin_prefetch(d + 64);
     }
 }
+GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set) { gm_cache_prefetch_n(c, set, c->ways); }
 
 /* Ways whose digest is x, as a bit mask. The header holds at least
  * 2 * ways bytes rounded up to 32, so whole 16-way groups are read. */
@@ -261,14 +284,22 @@ GM_INLINE int gm_cache_way(const struct gm_cache *c, uint32_t set, uint64_t tag,
 }
 
 /* LRU: way w becomes most recent; younger ways age by one. Whole 16-byte
- * groups of a row with SSE, the rest one by one (never touching another
- * set's bytes: other threads may own it). */
+ * groups of a row with SSE (17 to 31 ways: two overlapping groups), the
+ * rest one by one (never touching another set's bytes: other threads may
+ * own it). */
 GM_INLINE void lru_touch_n(uint32_t ways, uint8_t *age, uint32_t w)
 {
     uint8_t a = age[w];
     uint32_t i = 0;
 #ifdef __SSE4_1__
     __m128i va = _mm_set1_epi8((char)a);
+    if (ways > 16 && ways < 32) {   /* two overlapping groups, both from the old ages: the overlap's bytes agree */
+        __m128i lo = _mm_loadu_si128((const __m128i *)age), hi = _mm_loadu_si128((const __m128i *)(age + ways - 16));
+        _mm_storeu_si128((__m128i *)(age + ways - 16), _mm_sub_epi8(hi, _mm_cmpgt_epi8(va, hi)));
+        _mm_storeu_si128((__m128i *)age, _mm_sub_epi8(lo, _mm_cmpgt_epi8(va, lo)));
+        age[w] = 0;
+        return;
+    }
     for (; i + 16 <= ways; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(age + i));
         _mm_storeu_si128((__m128i *)(age + i), _mm_sub_epi8(v, _mm_cmpgt_epi8(va, v)));
@@ -289,6 +320,13 @@ GM_INLINE uint32_t lru_victim_n(uint32_t ways, const uint8_t *age)
     uint32_t i = 0;
 #ifdef __SSE4_1__
     __m128i old = _mm_set1_epi8((char)(ways - 1));
+    if (ways > 16 && ways < 32) {   /* two overlapping groups (one way is the oldest) */
+        uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)age), old));
+        uint32_t hi = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(age + ways - 16)), old));
+        uint32_t m = lo | hi << (ways - 16);
+        return m ? (uint32_t)__builtin_ctz(m) : 0;
+    }
     for (; i + 16 <= ways; i += 16) {
         uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(age + i)), old));
         if (m) return i + (uint32_t)__builtin_ctz(m);

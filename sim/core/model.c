@@ -20,6 +20,7 @@
  *   with one tag lookup (the line is most recent after the first sector, so
  *   looking it up again would change nothing). No I/O here.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include "gpumem/abi.h"
 #include "model.h"
@@ -262,7 +263,8 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
         l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
     }
     miss = gm_sec_lacking(e->valid, x->bytes) & x->smask;
-    x->l1h = (uint8_t)(__builtin_popcount(x->smask) - __builtin_popcount(miss));
+    x->ns = (uint8_t)__builtin_popcount(x->smask);
+    x->l1h = (uint8_t)(x->ns - __builtin_popcount(miss));
     fetch = (absent && s->cfg.l1_fetch == GM_FETCH_LINE) ? 0xf : miss;
     gm_sec_or(e->valid, NULL, fetch);
     to_l2(s, w, l2, x, GM_OP_READ, fetch, NULL, par);
@@ -273,6 +275,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
 {
     uint32_t set = x->l1set;
     struct gm_line *e = gm_cache_find(l1, set, x->line + 1, x->dig), victim;
+    x->ns = (uint8_t)__builtin_popcount(x->smask);
     x->l1h = e ? (uint8_t)__builtin_popcount(full_mask(e) & x->smask) : 0;
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) {
@@ -486,6 +489,40 @@ static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
     }
 }
 
+/* A strided warp whose stride is a multiple of the line size and whose
+ * lanes each stay in one line: lane k's line access is lane 0's (as
+ * add_strided makes it) at line + k * stride / 128, with its own
+ * allocation, set indices and digest (sets computed for all lanes at
+ * once). The same entries as add_strided. */
+static void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+                     uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    uint32_t s1[32], s2[32], off = (uint32_t)addr & 31, sec = (uint32_t)(addr >> 5) & 3;
+    uint64_t line = addr >> 7, d = stride >> 7;
+    struct gm_lacc *x0 = lacc_new(s, w, line, (uint32_t)addr & 127, site, rec, sm, op);
+    x0->bytes[0] = x0->bytes[1] = x0->bytes[2] = x0->bytes[3] = 0;
+    x0->smask = (uint8_t)(1u << sec);
+    if (off + width <= 32) x0->bytes[sec] = ((1u << width) - 1) << off;   /* one sector */
+    else {   /* to the sector's end, then the rest in the next sector of the line */
+        x0->bytes[sec] = GM_FULL << off;
+        x0->bytes[sec + 1] = (1u << (off + width - 32)) - 1;
+        x0->smask |= (uint8_t)(2u << sec);
+    }
+    gm_cache_sets(&s->l1[sm], line, d, 32, s1);
+    gm_cache_sets(&s->l2, line, d, 32, s2);
+    for (uint32_t k = 1; k < 32; k++) {
+        struct gm_lacc *x = &w->buf[w->nbuf++];
+        *x = *x0;
+        addr += stride;
+        line += d;
+        x->line = line;
+        x->alloc = alloc_of(s, w, addr);
+        x->l1set = s1[k];
+        x->l2set = s2[k];
+        x->dig = gm_dig(line + 1);
+    }
+}
+
 /* A request counted to the allocation of its first byte (lanes ascending:
  * the first line's first byte, as the coalescer attributes it). */
 GM_INLINE void count_request(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t nact, uint32_t width)
@@ -587,6 +624,8 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
         count_request(s, w, a->addr[0], nact, width);
         if (stride == width) add_range(s, w, a->addr[0], 32 * width, site, rec, sm, op);   /* contiguous */
         else if (stride == 0) add_range(s, w, a->addr[0], width, site, rec, sm, op);   /* lane 0's bytes */
+        else if (!(stride & 127) && (a->addr[0] & 127) + width <= 128)
+            add_step(s, w, a->addr[0], stride, width, site, rec, sm, op);
         else add_strided(s, w, a->addr[0], stride, width, site, rec, sm, op);
         return;
     }
@@ -613,43 +652,53 @@ static void add_acc(struct gm_counts *C, gm_acc a)
 
 /* Adds the buffer's outcomes to the per-allocation and per-site counters,
  * once per run of equal (allocation, site) instead of per access; empties
- * the buffer. */
-static void fold(struct gm_worker *w)
+ * the buffer. Each access's eight outcome bytes (six used) are one 64-bit
+ * word, summed per op in 16-bit lanes (even bytes, odd bytes: a buffer's
+ * sums fit, at most 4 x its entries); the (allocation, site) pair is one
+ * 64-bit word too. */
+_Static_assert(4 * (GM_LBUF + GM_REC_LINES) < 65536, "fold's 16-bit sums");
+_Static_assert(offsetof(struct gm_lacc, site) == offsetof(struct gm_lacc, alloc) + 4, "fold's key");
+_Static_assert(offsetof(struct gm_lacc, far) == offsetof(struct gm_lacc, ns) + 5, "fold's outcome bytes");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "fold's lanes");
+
+#define LANES 0x00ff00ff00ff00ffull
+
+static void fold_flush(struct gm_worker *w, uint32_t alloc, uint32_t site, uint64_t (*v)[2])
 {
     gm_acc acc;
-    memset(acc, 0, sizeof acc);
-    uint32_t ca = w->nbuf ? w->buf[0].alloc : 0, cs = w->nbuf ? w->buf[0].site : 0;
+    for (uint32_t op = 0; op < 3; op++) {   /* lanes: ns, l2n, dr | l1h, l2h, far */
+        for (uint32_t k = 0; k < 6; k++) acc[op][k] = (uint32_t)(v[op][k & 1] >> (16 * (k >> 1)) & 0xffff);
+        v[op][0] = v[op][1] = 0;
+    }
+    add_acc(gm_ct(&w->allocs, alloc), acc);
+    add_acc(gm_ct(&w->sites, site), acc);
+}
+
+static void fold(struct gm_worker *w)
+{
+    if (!w->nbuf) return;
+    uint64_t v[3][2] = {{0}}, key, k, o;
+    memcpy(&key, &w->buf[0].alloc, sizeof key);
     for (uint32_t i = 0; i < w->nbuf; i++) {
         const struct gm_lacc *x = &w->buf[i];
-        if (x->alloc != ca || x->site != cs) {
-            add_acc(gm_ct(&w->allocs, ca), acc);
-            add_acc(gm_ct(&w->sites, cs), acc);
-            memset(acc, 0, sizeof acc);
-            ca = x->alloc;
-            cs = x->site;
+        memcpy(&k, &x->alloc, sizeof k);
+        if (k != key) {
+            fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
+            key = k;
         }
-        uint32_t *a = acc[x->op];
-        a[0] += (uint32_t)__builtin_popcount(x->smask);
-        a[1] += x->l1h;
-        a[2] += x->l2n;
-        a[3] += x->l2h;
-        a[4] += x->dr;
-        a[5] += x->far;
+        memcpy(&o, &x->ns, sizeof o);
+        v[x->op][0] += o & LANES;
+        v[x->op][1] += o >> 8 & LANES;
     }
-    if (w->nbuf) {
-        add_acc(gm_ct(&w->allocs, ca), acc);
-        add_acc(gm_ct(&w->sites, cs), acc);
-    }
+    fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
     w->nbuf = 0;
 }
 
 GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, uint32_t l1w,
                              uint32_t l1r, const struct gm_cache *l2)
 {
-    if (x->op != GM_OP_ATOM) {
-        struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
-        gm_cache_prefetch(&l1, x->l1set);
-    }
+    (void)l1r;
+    if (x->op != GM_OP_ATOM) gm_cache_prefetch_n(&s->l1[x->sm], x->l1set, l1w);
     if (!par) gm_cache_prefetch(l2, x->l2set);
 }
 
@@ -687,7 +736,10 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
         if (!par && i + GM_AHEAD < n) hint_ahead(&l2, w->buf + i);
         struct gm_lacc *x = &w->buf[i];
         struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
-        if (x->op == GM_OP_ATOM) to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        if (x->op == GM_OP_ATOM) {
+            x->ns = (uint8_t)__builtin_popcount(x->smask);
+            to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
+        }
         else if (x->op == GM_OP_WRITE) l1_store(s, w, &l1, &l2, x, par);
         else l1_load(s, w, &l1, &l2, x, par);
     }

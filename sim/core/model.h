@@ -20,7 +20,8 @@ enum { GM_OP_READ = 0, GM_OP_WRITE = 1, GM_OP_ATOM = 2 };
 struct gm_lacc {
     uint64_t line;
     uint32_t bytes[4];     /* requested bytes per sector */
-    uint32_t alloc, site, rec;
+    uint32_t alloc, site;   /* adjacent, 8-byte aligned: fold() compares them as one word */
+    uint32_t rec;
     uint32_t l1set, l2set;  /* set indices, computed once */
     uint16_t dig;           /* gm_dig(line + 1), computed once for L1 and L2 */
     uint16_t sm;
@@ -29,8 +30,10 @@ struct gm_lacc {
     uint8_t l2vic, l2abs;   /* serial: LRU victim way then (>= ways: unknown); 1 = the
                                line is certainly absent (it was when prefetched and no
                                access since touched it) */
-    /* outcome, folded into the counters after the buffer (serial: L2 too) */
-    uint8_t l1h, l2n, l2h, dr, far;
+    /* outcome, folded into the counters after the buffer (serial: L2 too):
+     * sectors (set by the line loop), L1 hits, L2 sectors, L2 hits, DRAM
+     * reads, far L2 sectors; 8-byte aligned, summed as one vector */
+    uint8_t ns __attribute__((aligned(8))), l1h, l2n, l2h, dr, far;
 };
 
 /* One L2 line request: the sectors in mask, ascending, each with its bytes. */
