@@ -426,6 +426,48 @@ static void test_torn(const char *path)
     printf("trace_io_test: %d cuts of a %zu-byte trace read up to their last whole section\n", cuts, size);
 }
 
+/* Writes recs[0..n) as one launch of one module to path; the file's size,
+ * or -1 (checked). */
+static long write_launch(const char *path, const struct gm_access *recs, size_t n)
+{
+    char err[256];
+    struct gm_trace_gpu gpu = {.name = "Test GPU"};
+    struct gm_trace_launch la = {.seq = 0, .name = "k"};
+    struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
+    CHECK(w != NULL);
+    if (!w) return -1;
+    CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
+    CHECK(gm_trace_writer_records(w, recs, n) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
+    CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
+    FILE *f = fopen(path, "rb");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f) fclose(f);
+    return size;
+}
+
+/* Reads path back, through the replay when replay is set, and checks that
+ * it holds exactly recs[0..n). */
+static void read_back(const char *path, const struct gm_access *recs, size_t n, int replay)
+{
+    char err[256];
+    struct gm_sim_config c;
+    const char *m;
+    CHECK(gm_sim_preset(&c, "h100") == 0);
+    struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
+    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+    struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+    struct gm_trace_event ev;
+    size_t got = 0;
+    int rc = -1;
+    while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
+        for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
+            CHECK(got < n && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
+    CHECK(r && rc == 0 && got == n);
+    gm_replay_close(p);
+    gm_trace_reader_close(r);
+    gm_sim_free(s);
+}
+
 /* Version 2's explicit lanes: offsets of every byte width 1..8 at the
  * limits of their width (full and partial masks), read back by the reader
  * and the replay; and a coalesced stream whose SM, warp slot and warp
@@ -452,35 +494,11 @@ static void test_widths(const char *path)
         a->kind = GM_TRACE_LOAD;
         a->space = GM_SPACE_GLOBAL;
     }
-    char err[256];
-    struct gm_trace_gpu gpu = {.name = "Test GPU"};
-    struct gm_trace_launch la = {.seq = 0, .name = "k"};
+    long size = -1;
     for (int pass = 0; pass < 2; pass++) {
-        struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
-        CHECK(w != NULL);
-        if (!w) return;
-        CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
-        CHECK(gm_trace_writer_records(w, recs, N) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
-        CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
+        size = write_launch(path, recs, N);
         if (pass == 1) break;
-        for (int replay = 0; replay < 2; replay++) {
-            struct gm_sim_config c;
-            const char *m;
-            CHECK(gm_sim_preset(&c, "h100") == 0);
-            struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
-            struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
-            struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
-            struct gm_trace_event ev;
-            size_t got = 0;
-            int rc;
-            while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
-                for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
-                    CHECK(got < N && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
-            CHECK(r && rc == 0 && got == N);
-            gm_replay_close(p);
-            gm_trace_reader_close(r);
-            gm_sim_free(s);
-        }
+        for (int replay = 0; replay < 2; replay++) read_back(path, recs, N, replay);
         for (int i = 0; i < N; i++) {   /* pass 1: a coalesced stream */
             struct gm_access *a = &recs[i];
             a->active = 0xffffffffu;
@@ -490,9 +508,6 @@ static void test_widths(const char *path)
             a->warp = (uint8_t)(i / 132 % 32);
         }
     }
-    FILE *f = fopen(path, "rb");
-    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (f) fclose(f);
     CHECK(size > 0 && size < N / 10 + 200);
     if (size >= N / 10 + 200) fprintf(stderr, "  stream of %d records: %ld bytes\n", N, size);
 }
@@ -516,28 +531,10 @@ static void test_partial_size(const char *path)
         a->kind = GM_TRACE_LOAD;
         a->space = GM_SPACE_GLOBAL;
     }
-    char err[256];
-    struct gm_trace_gpu gpu = {.name = "Test GPU"};
-    struct gm_trace_launch la = {.seq = 0, .name = "k"};
-    struct gm_trace_writer *w = gm_trace_writer_open(path, &gpu, err, sizeof err);
-    CHECK(w != NULL);
-    if (!w) return;
-    CHECK(gm_trace_writer_module(w, 1, "m", 1, NULL) == 0 && gm_trace_writer_launch(w, &la) == 0);
-    CHECK(gm_trace_writer_records(w, recs, N) == 0 && gm_trace_writer_end_launch(w, 0) == 0);
-    CHECK(gm_trace_writer_close(w, err, sizeof err) == 0);
-    FILE *f = fopen(path, "rb");
-    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (f) fclose(f);
+    long size = write_launch(path, recs, N);
     CHECK(size > 0 && size < 26 * N);
     if (size >= 26 * N) fprintf(stderr, "  %d partial-mask records: %ld bytes\n", N, size);
-    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
-    struct gm_trace_event ev;
-    size_t got = 0;
-    while (r && gm_trace_reader_next(r, &ev) > 0)
-        for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
-            CHECK(got < N && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
-    CHECK(got == N);
-    gm_trace_reader_close(r);
+    read_back(path, recs, N, 0);
 }
 
 int main(int argc, char **argv)
