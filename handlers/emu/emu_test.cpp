@@ -117,6 +117,42 @@ static uint32_t shared_waves(const std::vector<std::pair<uint32_t, uint64_t>> &l
     return total;
 }
 
+/* Adds one warp execution's global or local lanes (address, bytes) to r:
+ * sectors, lines, ideal sectors and its matrix cell. */
+static void co_ref_mem(co_ref &r, const std::vector<std::pair<uint64_t, uint64_t>> &glob)
+{
+    uint32_t s = units(glob, 5);
+    u64 bytes = 0;
+    for (auto &g : glob) bytes += g.second;
+    r.slot[CO_SECTORS] += s;
+    r.slot[CO_LINES] += units(glob, 7);
+    r.slot[CO_IDEAL] += (bytes + 31) / 32;
+    r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+}
+
+/* Adds one warp execution's shared lanes (lane, address) of w bytes to r. */
+static void co_ref_shared(co_ref &r, const std::vector<std::pair<uint32_t, uint64_t>> &shar, uint32_t w)
+{
+    uint32_t ideal;
+    r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
+    r.slot[CO_IDEAL_WAVES] += ideal;
+}
+
+/* The handler's counters (replicas summed) and matrix against ref, every
+ * site; mismatches named "<test>.<slot>". */
+static void co_check(const char *test, const std::vector<u64> &ctr, const std::vector<u64> &mat, const co_ref *ref)
+{
+    static const char *slots[7] = {"warps", "threads", "sectors", "lines", "ideal", "waves", "ideal_waves"};
+    for (uint32_t s = 0; s < NSITES; s++) {
+        for (int k = 0; k < 7; k++)
+            check((std::string(test) + "." + slots[k]).c_str(), s, summed(ctr, 7, s, k), ref[s].slot[k]);
+        for (uint32_t c = 0; c < 1024; c++) {
+            auto it = ref[s].matrix.find(c);
+            check((std::string(test) + ".matrix").c_str(), s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
+        }
+    }
+}
+
 static void test_coalescing(void)
 {
     std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
@@ -159,32 +195,13 @@ static void test_coalescing(void)
         co_ref &r = ref[site];
         r.slot[CO_WARPS]++;
         r.slot[CO_THREADS] += n;
-        if (!glob.empty()) {
-            uint32_t s = units(glob, 5);
-            u64 bytes = 0;
-            for (auto &g : glob) bytes += g.second;
-            r.slot[CO_SECTORS] += s;
-            r.slot[CO_LINES] += units(glob, 7);
-            r.slot[CO_IDEAL] += (bytes + 31) / 32;
-            r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
-        }
-        if (!shar.empty()) {
-            uint32_t ideal;
-            r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
-            r.slot[CO_IDEAL_WAVES] += ideal;
-        }
+        if (!glob.empty()) co_ref_mem(r, glob);
+        if (!shar.empty()) co_ref_shared(r, shar, w);
     }
     if (accum_on)
         for (uint32_t s = 0; s < NSITES; s++)
             warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
-    static const char *names[7] = {"co.warps", "co.threads", "co.sectors", "co.lines", "co.ideal", "co.waves", "co.ideal_waves"};
-    for (uint32_t s = 0; s < NSITES; s++) {
-        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
-        for (uint32_t c = 0; c < 1024; c++) {
-            auto it = ref[s].matrix.find(c);
-            check("co.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
-        }
-    }
+    co_check("co", ctr, mat, ref);
 }
 
 /* Loops: full warps re-executing a site with lanes shifted by a common
@@ -213,25 +230,14 @@ static void test_coalescing_loops(void)
             std::vector<std::pair<uint64_t, uint64_t>> glob;
             for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
             co_ref &r = ref[site];
-            uint32_t s = units(glob, 5);
             r.slot[CO_WARPS]++;
             r.slot[CO_THREADS] += glob.size();
-            r.slot[CO_SECTORS] += s;
-            r.slot[CO_LINES] += units(glob, 7);
-            r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
-            r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
+            co_ref_mem(r, glob);
         }
     }
     for (uint32_t s = 0; s < NSITES; s++)
         warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
-    static const char *names[7] = {"loop.warps", "loop.threads", "loop.sectors", "loop.lines", "loop.ideal", "loop.waves", "loop.ideal_waves"};
-    for (uint32_t s = 0; s < NSITES; s++) {
-        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
-        for (uint32_t c = 0; c < 1024; c++) {
-            auto it = ref[s].matrix.find(c);
-            check("loop.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
-        }
-    }
+    co_check("loop", ctr, mat, ref);
 }
 
 /* Loop steps (GM_ACCUM_STEP): at each loop entry the words the pass would
@@ -289,17 +295,8 @@ static uint32_t test_coalescing_steps(uint32_t space)
                     co_ref &r = ref[site];
                     r.slot[CO_WARPS]++;
                     r.slot[CO_THREADS] += glob.size();
-                    if (shared) {
-                        uint32_t ideal;
-                        r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
-                        r.slot[CO_IDEAL_WAVES] += ideal;
-                    } else {
-                        uint32_t s = units(glob, 5);
-                        r.slot[CO_SECTORS] += s;
-                        r.slot[CO_LINES] += units(glob, 7);
-                        r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
-                        r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
-                    }
+                    if (shared) co_ref_shared(r, shar, w);
+                    else co_ref_mem(r, glob);
                     for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) addr[l] += d[l];
                 }
                 if (rnd() % 16 == 0) live &= rnd_mask();
@@ -309,14 +306,7 @@ static uint32_t test_coalescing_steps(uint32_t space)
     }
     for (uint32_t s = 0; s < NSITES; s++)
         warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
-    static const char *names[7] = {"step.warps", "step.threads", "step.sectors", "step.lines", "step.ideal", "step.waves", "step.ideal_waves"};
-    for (uint32_t s = 0; s < NSITES; s++) {
-        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
-        for (uint32_t c = 0; c < 1024; c++) {
-            auto it = ref[s].matrix.find(c);
-            check("step.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
-        }
-    }
+    co_check("step", ctr, mat, ref);
     return armed;
 }
 
@@ -360,27 +350,11 @@ static void test_coalescing_groups(void)
             co_ref &r = ref[site + k];
             r.slot[CO_WARPS]++;
             r.slot[CO_THREADS] += glob.size();
-            if (shared) {
-                uint32_t ideal;
-                r.slot[CO_WAVES] += shared_waves(shar, w, &ideal);
-                r.slot[CO_IDEAL_WAVES] += ideal;
-            } else {
-                uint32_t s = units(glob, 5);
-                r.slot[CO_SECTORS] += s;
-                r.slot[CO_LINES] += units(glob, 7);
-                r.slot[CO_IDEAL] += (glob.size() * w + 31) / 32;
-                r.matrix[(uint32_t)(glob.size() - 1) * 32 + std::min(s, 32u) - 1]++;
-            }
+            if (shared) co_ref_shared(r, shar, w);
+            else co_ref_mem(r, glob);
         }
     }
-    static const char *names[7] = {"group.warps", "group.threads", "group.sectors", "group.lines", "group.ideal", "group.waves", "group.ideal_waves"};
-    for (uint32_t s = 0; s < NSITES; s++) {
-        for (int k = 0; k < 7; k++) check(names[k], s, summed(ctr, 7, s, k), ref[s].slot[k]);
-        for (uint32_t c = 0; c < 1024; c++) {
-            auto it = ref[s].matrix.find(c);
-            check("group.matrix", s, mat[s * 1024 + c], it == ref[s].matrix.end() ? 0 : it->second);
-        }
-    }
+    co_check("group", ctr, mat, ref);
 }
 
 /* ---- divergence --------------------------------------------------------- */
