@@ -25,7 +25,8 @@ static uint64_t rnd(uint64_t *x) { *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17
 static void make(struct gm_access *a, uint64_t *x, int wide)
 {
     memset(a, 0, sizeof *a);
-    a->active = (uint32_t)rnd(x) | 1u << (rnd(x) % 32);
+    uint32_t bits = (uint32_t)rnd(x), lane = (uint32_t)(rnd(x) % 32);   /* sequenced: the fixture depends on it */
+    a->active = bits | 1u << lane;
     uint64_t base = 0x7f0000000000ull + (rnd(x) % (1ull << 30));
     for (int k = 0; k < 32; k++)
         if (a->active >> k & 1)
