@@ -275,17 +275,18 @@ static void mem_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t id
 {
     LLVMValueRef in = r->inst;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(x->ctx);
-    if (r->s.when & GM_WHEN_BEFORE) {
-        LLVMPositionBuilderBefore(x->b, in);
+    unsigned g = x->ool.group[id];   /* 0: a group's later site, no call */
+    if ((r->s.when & GM_WHEN_BEFORE) && g && x->h->nfn[GM_EV_BMEM]) {
+        LLVMValueRef ops[2] = {r->ptr, r->val};
+        LLVMPositionBuilderBefore(x->b, gm_hoist_point(in, ops, r->val ? 2 : 1));
         set_loc(x, in);
-        unsigned g = x->ool.group[id];
         if (g >= 2) {
             /* a group's first site: one call for its g sites (group.c) */
             LLVMValueRef args[3] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                     i32c(x, r->s.info)};
             if (any_may_diverge(x, GM_EV_BMEM)) note_div(x, LLVMGetInsertBlock(x->b));
             gm_ool_group_call(&x->ool, x->b, args, g);
-        } else if (g) {
+        } else {
             LLVMValueRef args[4] = {i32c(x, id), LLVMBuildPtrToInt(x->b, r->ptr, i64, ""),
                                     i32c(x, r->s.info),
                                     r->val ? gm_to_i64(x->b, r->val, x->td) : LLVMConstInt(i64, 0, 0)};
@@ -325,7 +326,8 @@ static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t i
     }
     if (r->kind == GM_SK_ASM)
         return;
-    LLVMPositionBuilderBefore(x->b, r->inst);
+    LLVMValueRef cond = r->kind == GM_SK_BRANCH && x->h->nfn[GM_EV_BRANCH] ? LLVMGetOperand(r->inst, 0) : NULL;
+    LLVMPositionBuilderBefore(x->b, cond ? gm_hoist_point(r->inst, &cond, 1) : r->inst);
     set_loc(x, r->inst);
     if (r->kind == GM_SK_BRANCH) {
         LLVMValueRef args[3] = {i32c(x, id), i32c(x, r->s.info), branch_dir(x, r->inst)};

@@ -205,6 +205,9 @@ void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
 size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
 void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+/* hoist.c: the instruction before which site's "before" calls go (site, or
+ * the first of the loads above it that they may pass); ops: their operands. */
+LLVMValueRef gm_hoist_point(LLVMValueRef site, LLVMValueRef *ops, int nops);
 
 /* The function being worked on, for internal errors (gm_pass_where). */
 void gm_note_function(LLVMValueRef f);

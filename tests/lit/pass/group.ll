@@ -76,14 +76,14 @@ entry:
 ; Global loads 4 B apart keep their calls (the grain is 128 B there);
 ; the next two, 128 B and 512 B after the second, make a group of 3 with it.
 ; CHECK-LABEL: define ptx_kernel void @global(
+; All calls go above the loads (hoist.c).
 ; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 6, i64 %{{[0-9]+}})
-; CHECK-NEXT: %v0 = load i32
 ; CHECK: call void @gm_ool__before_mem_group__{{[0-9]+}}(i32 7, i64 %{{[0-9]+}}, i32 3)
+; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 10, i64 %{{[0-9]+}})
+; CHECK-NEXT: %v0 = load i32
 ; CHECK-NEXT: %v1 = load i32
 ; CHECK-NOT: call void @gm_ool__
-; CHECK: %v3 = load i32
-; CHECK: call void @gm_ool__before_mem__{{[0-9]+}}(i32 10, i64 %{{[0-9]+}})
-; CHECK-NEXT: %v4 = load i32
+; CHECK: %v4 = load i32
 define ptx_kernel void @global(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 entry:
   %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

@@ -34,18 +34,19 @@ declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 ; CHECK: define internal void @gm_ool__before_mem__[[MI:[0-9]+]](i32 %0, i64 %1, i64 %2)
 ; CHECK: call void @sink_len(i64 %2)
 ; CHECK-LABEL: define ptx_kernel void @k(
+; The calls go above the loads of their block (hoist.c), not past a store or a call.
 ; CHECK: call void @gm_ool__before_mem__[[G4]](i32 0, i64 %{{[0-9]+}})
-; CHECK-NEXT: load i32
 ; CHECK: call void @gm_ool__before_mem__[[G4]](i32 1, i64 %{{[0-9]+}})
+; CHECK-NEXT: load i32
 ; CHECK-NEXT: load volatile i32
 ; CHECK: call void @gm_ool__before_mem__[[G4]](i32 2, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store i32
 ; CHECK: call void @gm_ool__before_mem__[[S4:[0-9]+]](i32 3, i64 %{{[0-9]+}})
-; CHECK-NEXT: load i32, ptr addrspace(3)
 ; CHECK: call void @gm_ool__before_mem__[[G8:[0-9]+]](i32 4, i64 %{{[0-9]+}})
-; CHECK-NEXT: load i64
 ; CHECK: call void @gm_ool__before_mem__[[MI]](i32 5, i64 %{{[0-9]+}}, i64 %n)
 ; CHECK: call void @gm_ool__before_mem__[[MI]](i32 6, i64 %{{[0-9]+}}, i64 %n)
+; CHECK-NEXT: load i32, ptr addrspace(3)
+; CHECK-NEXT: load i64
 ; CHECK-NEXT: call void @llvm.memcpy
 ; CHECK: ret void
 ; RAW-LABEL: define ptx_kernel void @k(

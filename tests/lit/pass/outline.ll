@@ -31,8 +31,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @straight(
 ; CHECK-NOT: alloca
 ; CHECK: call void @gm_ool__before_mem__[[LD]](i32 0, i64 %{{[0-9]+}})
-; CHECK-NEXT: load float
 ; CHECK: call void @gm_ool__before_mem__[[LD]](i32 1, i64 %{{[0-9]+}})
+; CHECK-NEXT: load float
 ; CHECK-NEXT: load float
 ; CHECK: call void @gm_ool__before_mem__[[LD]](i32 2, i64 %{{[0-9]+}})
 ; CHECK-NEXT: store float

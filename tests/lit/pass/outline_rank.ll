@@ -100,14 +100,16 @@ exit:
 ; With coalescing and divergence and a budget for all: 17 loads with a
 ; step and the loop's branch, 18 accumulators asked for, 16 in registers.
 ; The step sites come first: the first 16 loads are inlined, the 17th load
-; and the branch call their out-of-line copies.
+; and the branch call their out-of-line copies; all of it before the loads
+; (hoist.c).
 ; CAP-LABEL: define ptx_kernel void @cap(
 ; CAP: loop:
 ; CAP-COUNT-16: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(
 ; CAP-NOT: call { i32, i32, i32 } @gm_ool__slow__
 ; CAP: call void @gm_ool__before_mem__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}})
-; CAP-NEXT: load i32, ptr addrspace(1) %a16
 ; CAP: call void @gm_ool__before_branch__{{[0-9]+}}(i32 {{[0-9]+}}, i32 %gm.dir)
+; CAP-NEXT: load i32, ptr addrspace(1) %a0
+; CAP: load i32, ptr addrspace(1) %a16
 ; CAP: exit:
 ; CAPDIAG: gpumem: inline cap: budget {{[0-9]+}}/{{[0-9]+}} insts, 16 accumulators; loop sites 16/18 (steps 16/17)
 define ptx_kernel void @cap(ptr addrspace(1) %p, i32 %n) {
