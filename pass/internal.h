@@ -116,6 +116,8 @@ char *gm_loc_file(LLVMValueRef v);    /* same for an instruction's location */
 /* Site selection and call insertion. */
 int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
                     const struct gm_active *a, struct gm_sites *s);
+/* param.c: 1 if a load from ptr reads a kernel's read-only byval argument. */
+int gm_kernel_param_read(LLVMValueRef ptr);
 int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
                 struct gm_sites *s, struct gm_site_rec *proto);
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
