@@ -6,8 +6,9 @@
 ; outer branch syncs, at %out. @endless: one side of the branch enters a
 ; loop that never reaches a return; its lanes never come to %then, so no
 ; sync goes there (LLVM's post-dominator tree ends the loop at the virtual
-; exit: %entry has no post-dominator but that exit). Nor does the if inside
-; that loop get one: a block that reaches no exit has no post-dominator.
+; exit: %entry has no post-dominator but that exit). Nor does the if %c1
+; inside that loop get one at %j: a block that reaches no exit has no
+; post-dominator (LLVM's tree gives %c1 one, %j, below the root it picks).
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-after= -gm-inst-before=memory -S %s | FileCheck %s
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -54,11 +55,20 @@ entry:
 spin:
   %s = load volatile i32, ptr addrspace(1) %p
   %z = icmp eq i32 %s, 0
-  br i1 %z, label %s1, label %s2
-s1:
+  br i1 %z, label %a0, label %b0
+a0:
+  br label %c1
+b0:
+  br label %c1
+c1:
+  %y = icmp eq i32 %s, 1
+  br i1 %y, label %a, label %b
+a:
   store volatile i32 1, ptr addrspace(1) %p
-  br label %s2
-s2:
+  br label %j
+b:
+  br label %j
+j:
   br label %spin
 then:
   %v = load i32, ptr addrspace(1) %p
