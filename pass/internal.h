@@ -71,16 +71,27 @@ void gm_drop_dead_handler_calls(LLVMModuleRef m);  /* dead.c */
  * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
 int gm_accum_is_late(LLVMValueRef f);
-/* Blocks of a function, sorted by address, with a visit stamp each (accum.c). */
-struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
+/* The blocks of a function on a CFG cycle (cycles.cpp, LLVM's scc_iterator). */
+struct gm_cycles;
+struct gm_cycles *gm_cycles_new(LLVMValueRef f);
+void gm_cycles_free(struct gm_cycles *c);
+int gm_on_cycle(const struct gm_cycles *c, LLVMBasicBlockRef b);   /* b lies in a loop */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
-                     struct gm_blocks *g);
-int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g);
+                     struct gm_cycles *g);
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_cycles *g);
+/* Dominance in f (domtree.cpp, LLVM's DominatorTree and PostDominatorTree):
+ * blocks numbered 0 .. gm_dom_count - 1 in their order in f. */
+struct gm_dom;
+struct gm_dom *gm_dom_new(LLVMValueRef f);
+void gm_dom_free(struct gm_dom *g);
+int gm_dom_count(const struct gm_dom *g);
+LLVMBasicBlockRef gm_dom_block(const struct gm_dom *g, int b);
+int gm_dom_index(const struct gm_dom *g, LLVMBasicBlockRef bb);   /* -1: not in f */
+int gm_dom_ipdom(const struct gm_dom *g, int b);  /* -1: none, the virtual exit */
+int gm_dom_dominates(const struct gm_dom *g, int a, int b);
+void gm_dom_reach(const struct gm_dom *g, int from, int avoid, char *mark);
 /* Loop nesting depth of each of n blocks of f (loops.cpp, LLVM's LoopInfo). */
 void gm_loop_depths(LLVMValueRef f, const LLVMBasicBlockRef *bb, size_t n, unsigned *depth);
-void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f);
-void gm_cfg_blocks_free(struct gm_blocks *g);
-int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b);   /* b lies in a loop */
 void gm_fold_null_tests(LLVMValueRef call, int nonnull);     /* icmp call, null -> constant */
 /* Block accumulators in shared memory (block.c): returns 1 if any was made. */
 int gm_block_lower(LLVMModuleRef m);
