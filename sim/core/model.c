@@ -77,7 +77,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
 {
     struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, dig, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
-    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
+    if (c->parts > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
@@ -86,7 +86,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     uint32_t fullall = full_mask(e), full = fullall & mask;
     r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
     if (op != GM_OP_WRITE) {
-        uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~fullall;
+        uint32_t fetch = fill_group(mask & ~full, c->fill) & ~fullall;
         r.f = (uint32_t)__builtin_popcount(fetch);
         gm_sec_or(e->valid, NULL, fetch);
     }
@@ -108,15 +108,54 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
     C->dram_rd += r.f;
 }
 
-/* Copy of cache c with its geometry as compile-time constants where the
- * caller passes literals: the copy never escapes, so the compiler folds
- * the way-count switches and replacement-policy branches away. */
-GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl)
+/* The cache c as the loops see it, with its geometry as compile-time
+ * constants where the caller passes literals: ways and policy, and with
+ * fixed = 1 (a preset's geometry) also the header layout, the L2 fill and
+ * the partitions. Only the fields the loops read are copied, and the copy
+ * never escapes, so the compiler keeps it in registers and folds the
+ * way-count switches, policy branches and header offsets away. */
+GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl, int fixed, uint32_t fill,
+                              uint32_t parts)
 {
-    struct gm_cache k = *c;
-    k.ways = ways;
-    k.repl = (enum gm_repl)repl;
+    struct gm_cache k = {.sets = c->sets, .pow2 = c->pow2, .fm = c->fm, .hash = c->hash, .hdr = c->hdr,
+                         .data = c->data, .touched = c->touched, .ways = ways, .repl = (enum gm_repl)repl};
+    if (fixed) {
+        k.hstride = gm_header_bytes(ways, (enum gm_repl)repl, &k.plru_off);
+        k.fill = fill;
+        k.parts = parts;
+    } else {
+        k.hstride = c->hstride;
+        k.plru_off = c->plru_off;
+        k.fill = c->fill;
+        k.parts = c->parts;
+    }
     return k;
+}
+
+/* A geometry the loops are compiled for: L1 and L2 ways and policies, the
+ * L2 fill and partitions (fixed = 1: the presets', all constants), or the
+ * configuration's read at run time (fixed = 0, the general loops). */
+struct kgeo { uint32_t l1w, l1r, l2w, l2r, fill, parts; int fixed; };
+#define GEO_H100 ((struct kgeo){4, GM_REPL_PLRU, 20, GM_REPL_LRU, 64, 2, 1})
+#define GEO_RTX ((struct kgeo){4, GM_REPL_PLRU, 16, GM_REPL_LRU, 0, 1, 1})
+
+GM_INLINE struct kgeo cfg_geo(const struct gm_sim_config *c)
+{
+    return (struct kgeo){c->l1_ways, c->l1_repl, c->l2_ways, c->l2_repl, c->l2_fill, c->l2_partitions, 0};
+}
+/* 1 when the configuration's L2 (and, with l1, its L1) is geometry g. */
+GM_INLINE int is_geo(const struct gm_sim_config *c, struct kgeo g, int l1)
+{
+    return c->l2_ways == g.l2w && c->l2_repl == g.l2r && c->l2_fill == g.fill && c->l2_partitions == g.parts &&
+           (!l1 || (c->l1_ways == g.l1w && c->l1_repl == g.l1r));
+}
+GM_INLINE struct gm_cache l1_geo(const struct gm_cache *c, struct kgeo g)
+{
+    return geo(c, g.l1w, g.l1r, g.fixed, 0, 1);
+}
+GM_INLINE struct gm_cache l2_geo(const struct gm_cache *c, struct kgeo g)
+{
+    return geo(c, g.l2w, g.l2r, g.fixed, g.fill, g.parts);
 }
 
 /* A copy's or memset's access to the sectors in mask of one L2 line (no
@@ -125,9 +164,9 @@ GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t 
  * The presets' L2 geometries get their constant-folded copies, as the
  * line loop's. */
 GM_INLINE void copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                         uint32_t op, uint32_t alloc, uint32_t l2w, uint32_t l2r)
+                         uint32_t op, uint32_t alloc, struct kgeo g)
 {
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_cache l2 = l2_geo(&s->l2, g);
     struct gm_l2hint h = {-1, 0xff, 0};
     struct gm_l2res r = l2_access(s, w, &l2, line, gm_dig(line + 1), gm_cache_set(&l2, line), alloc, 0, 0, mask, op,
                                   bytes, h);
@@ -140,9 +179,9 @@ void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, ui
                         uint32_t op, uint32_t alloc)
 {
     const struct gm_sim_config *c = &s->cfg;
-    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 20, GM_REPL_LRU);
-    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 16, GM_REPL_LRU);
-    else copy_line(s, w, line, mask, bytes, op, alloc, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 0)) copy_line(s, w, line, mask, bytes, op, alloc, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 0)) copy_line(s, w, line, mask, bytes, op, alloc, GEO_RTX);
+    else copy_line(s, w, line, mask, bytes, op, alloc, cfg_geo(c));
 }
 
 /* The outcomes of a run of requests with one allocation and site, per op
@@ -196,9 +235,9 @@ GM_INLINE struct gm_l2hint req_hint(const struct gm_cache *l2, const struct gm_l
  * where the caller passes literals, as lines() does): the same two-stage
  * prefetch as the serial pass. */
 GM_INLINE void l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k,
-                      uint32_t l2w, uint32_t l2r)
+                      struct kgeo g)
 {
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_cache l2 = l2_geo(&s->l2, g);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
     struct l2acc acc = {0};
@@ -216,9 +255,9 @@ GM_INLINE void l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2r
 void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k)
 {
     const struct gm_sim_config *c = &s->cfg;
-    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 20, GM_REPL_LRU);
-    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 16, GM_REPL_LRU);
-    else l2_run(s, w, q, k, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 0)) l2_run(s, w, q, k, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 0)) l2_run(s, w, q, k, GEO_RTX);
+    else l2_run(s, w, q, k, cfg_geo(c));
 }
 
 static void push(const struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -694,11 +733,13 @@ static void fold(struct gm_worker *w)
     w->nbuf = 0;
 }
 
-GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, uint32_t l1w,
-                             uint32_t l1r, const struct gm_cache *l2)
+GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, struct kgeo g,
+                             const struct gm_cache *l2)
 {
-    (void)l1r;
-    if (x->op != GM_OP_ATOM) gm_cache_prefetch_n(&s->l1[x->sm], x->l1set, l1w);
+    if (x->op != GM_OP_ATOM) {
+        struct gm_cache l1 = l1_geo(&s->l1[x->sm], g);
+        gm_cache_prefetch(&l1, x->l1set);
+    }
     if (!par) gm_cache_prefetch(l2, x->l2set);
 }
 
@@ -724,18 +765,17 @@ GM_INLINE void hint_ahead(const struct gm_cache *l2, struct gm_lacc *b)
     y->l2abs = y->l2hint < 0 && fresh(b, GM_AHEAD, y->line);
 }
 
-/* The line loop for one L1/L2 geometry (ways and policies). */
-GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1w, uint32_t l1r, uint32_t l2w,
-                     uint32_t l2r)
+/* The line loop for one geometry. */
+GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, struct kgeo g)
 {
     uint32_t n = w->nbuf;
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
-    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, l1w, l1r, &l2);
+    struct gm_cache l2 = l2_geo(&s->l2, g);
+    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, g, &l2);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, l1w, l1r, &l2);
+        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, g, &l2);
         if (!par && i + GM_AHEAD < n) hint_ahead(&l2, w->buf + i);
         struct gm_lacc *x = &w->buf[i];
-        struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
+        struct gm_cache l1 = l1_geo(&s->l1[x->sm], g);
         if (x->op == GM_OP_ATOM) {
             x->ns = (uint8_t)__builtin_popcount(x->smask);
             to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
@@ -747,13 +787,13 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
 }
 
 /* Chooses the loop once per buffer: the presets' geometries get their own
- * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU; RTX 2080 Ti:
- * L2 16-way LRU), anything else the general one. */
+ * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU, 64 B fill,
+ * 2 partitions; RTX 2080 Ti: L2 16-way LRU, sector fill, 1 partition),
+ * anything else the general one. */
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
 {
     const struct gm_sim_config *c = &s->cfg;
-    int l1_4p = c->l1_ways == 4 && c->l1_repl == GM_REPL_PLRU;
-    if (l1_4p && c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 20, GM_REPL_LRU);
-    else if (l1_4p && c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 16, GM_REPL_LRU);
-    else lines(s, w, par, c->l1_ways, c->l1_repl, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 1)) lines(s, w, par, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 1)) lines(s, w, par, GEO_RTX);
+    else lines(s, w, par, cfg_geo(c));
 }

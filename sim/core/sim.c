@@ -39,6 +39,8 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
         *err = "out of memory";
         return NULL;
     }
+    s->l2.fill = c->l2_fill;
+    s->l2.parts = c->l2_partitions;
     s->nsites = 1;   /* index 0: unknown site */
     for (uint32_t sm = 0; sm < c->sm_count; sm++) s->near[sm] = (uint8_t)(sm % c->l2_partitions);
     uint64_t per = s->l2.sets / c->l2_partitions;

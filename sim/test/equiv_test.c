@@ -4,15 +4,16 @@
  * kind, width, mask shape, allocation edges, many SMs, two launches with an
  * allocation freed in between) and on many configurations (LRU/PLRU, the
  * three write policies, sector/line fetch, mod/XOR hash, partitions, warm
- * and cold L2 at each launch, odd way
- * counts, caches small enough to evict constantly, 32/64/128 B L2 fills), the serial fast path,
- * the threaded path (2, 3 and 5 threads, small windows) and the reference
- * model (sim/ref) must give the same counters for every allocation and the
- * same launch totals. Besides three large allocations, a region of many
- * small adjacent ones (4 to 256 B) takes an eighth of the addresses, so the
- * lanes of strided and gathered warps fall near allocation edges and a
- * line access's allocation taken from a wrong byte shows; the threaded runs' phase times must add up. Prints
- * the first difference and exits 1.
+ * and cold L2 at each launch, odd way counts, caches small enough to evict
+ * constantly, 32/64/128 B L2 fills, and the two presets' geometries, which
+ * have loops of their own), the serial fast path, the threaded path (2, 3
+ * and 5 threads, small windows) and the reference model (sim/ref) must give
+ * the same counters for every allocation and the same launch totals; the
+ * threaded runs' phase times must add up. Besides three large allocations,
+ * a region of many small adjacent ones (4 to 256 B) takes an eighth of the
+ * addresses, so the lanes of strided and gathered warps fall near
+ * allocation edges and a line access's allocation taken from a wrong byte
+ * shows. Prints the first difference and exits 1.
  * usage: gm-sim-equiv-test [RECORDS_PER_LAUNCH]. Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -173,6 +174,7 @@ static const char *configs[] = {
     "l1_bytes=4K l1_ways=32 l1_repl=plru l2_bytes=256K l2_ways=32 l2_repl=plru l2_hash=xor l1_hash=xor",
     "l1_bytes=12K l1_ways=24 l1_repl=lru l2_bytes=112K l2_ways=7 l2_partitions=2 l2_fill=64",
     "l1_bytes=24K l1_ways=4 l2_bytes=80K l2_ways=5 l2_hash=fold",
+    "l2_bytes=1M l2_ways=16 l2_partitions=1 l2_fill=0 l2_hash=mod",   /* the RTX 2080 Ti preset's loop */
 };
 
 static int setup(struct gm_sim_config *c, const char *spec)
