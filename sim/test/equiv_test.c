@@ -13,7 +13,7 @@
  * a region of many small adjacent ones (4 to 256 B) takes an eighth of the
  * addresses, so the lanes of strided and gathered warps fall near
  * allocation edges and a line access's allocation taken from a wrong byte
- * shows. Prints the first difference and exits 1.
+ * shows. Copies and memsets of every kind come before each launch. Prints the first difference and exits 1.
  * usage: gm-sim-equiv-test [RECORDS_PER_LAUNCH]. Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -87,6 +87,21 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
 
 struct run { struct gm_counts launch[2], alloc[NALLOC]; };
 
+/* Copies and memsets before each launch (they pass through L2): whole
+ * lines, unaligned ends, source and destination at different offsets in
+ * their lines, across the small allocations and outside any allocation,
+ * and larger than the small L2s (evictions of dirty lines). */
+static const struct gm_trace_copy copies[2][4] = {
+    {{.kind = GM_COPY_H2D, .dst = BASE_A + 0x100, .bytes = 200u << 10},
+     {.kind = GM_COPY_SET, .dst = BASE_C + 0x1237, .bytes = 5003},
+     {.kind = GM_COPY_D2D, .src = BASE_A + 0x10, .dst = BASE_D + 5, .bytes = 9000},
+     {.kind = GM_COPY_D2H, .src = BASE_B + 0xfff00, .bytes = 300u << 10}},
+    {{.kind = GM_COPY_D2D, .src = BASE_D + 0x43, .dst = BASE_C + 0x80, .bytes = 3000},
+     {.kind = GM_COPY_H2D, .dst = BASE_A + 0x21, .bytes = 70000},
+     {.kind = GM_COPY_D2H, .src = BASE_C, .bytes = 1u << 19},
+     {.kind = GM_COPY_SET, .dst = BASE_D + 0x100, .bytes = 127}},
+};
+
 /* gm_sim_thread_times after a run: nothing with one thread; with threads,
  * the windows took time, the L1 phase did work, no phase's slowest thread
  * took longer than all threads together, nor the slowest threads longer
@@ -119,6 +134,7 @@ static int fast(const struct gm_sim_config *c, const struct gm_access *v, size_t
     gm_sim_alloc(s, BASE_C, 1u << 19);
     for (uint64_t i = 0, b = BASE_D; i < NSMALL; b += small_size((uint32_t)i++)) gm_sim_alloc(s, b, small_size((uint32_t)i));
     for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < 4; k++) gm_sim_copy(s, &copies[l][k]);
         if ((err = gm_sim_begin(s, l ? 64u << 10 : 0))) { fprintf(stderr, "equiv_test: %s\n", err); return -1; }
         for (size_t off = 0; off < n; off += 3001) gm_sim_feed(s, v + off, n - off < 3001 ? n - off : 3001);
         gm_sim_end(s, &out->launch[l]);
@@ -139,6 +155,7 @@ static void ref(const struct gm_sim_config *c, const struct gm_access *v, size_t
     gm_ref_alloc(r, BASE_C, 1u << 19);
     for (uint64_t i = 0, b = BASE_D; i < NSMALL; b += small_size((uint32_t)i++)) gm_ref_alloc(r, b, small_size((uint32_t)i));
     for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < 4; k++) gm_ref_copy(r, &copies[l][k]);
         gm_ref_begin(r, l ? 64u << 10 : 0);
         gm_ref_feed(r, v, n);
         gm_ref_end(r, &out->launch[l]);
