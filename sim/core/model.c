@@ -158,30 +158,105 @@ GM_INLINE struct gm_cache l2_geo(const struct gm_cache *c, struct kgeo g)
     return geo(c, g.l2w, g.l2r, g.fixed, g.fill, g.parts);
 }
 
-/* A copy's or memset's access to the sectors in mask of one L2 line (no
- * launch's traffic): the line's state changes as for a kernel's access;
- * the DRAM sectors it reads go to the allocation (evictions already do).
- * The presets' L2 geometries get their constant-folded copies, as the
- * line loop's. */
-GM_INLINE void copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                         uint32_t op, uint32_t alloc, struct kgeo g)
+/* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
+ * byte masks. */
+static uint32_t line_bytes(uint64_t a, uint64_t n, uint32_t *bytes)
 {
-    struct gm_cache l2 = l2_geo(&s->l2, g);
-    struct gm_l2hint h = {-1, 0xff, 0};
-    struct gm_l2res r = l2_access(s, w, &l2, line, gm_dig(line + 1), gm_cache_set(&l2, line), alloc, 0, 0, mask, op,
-                                  bytes, h);
-    if (!r.f) return;
-    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
-    gm_ct(&w->sites, 0)->dram_rd += r.f;
+    uint32_t o0 = (uint32_t)(a & 127), o1 = n < 128u - o0 ? o0 + (uint32_t)n : 128u, smask = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t lo = o0 > 32 * k ? o0 - 32 * k : 0, hi = o1 > 32 * k ? o1 - 32 * k : 0;
+        lo = lo > 32 ? 32 : lo;
+        hi = hi > 32 ? 32 : hi;
+        bytes[k] = (uint32_t)((1ull << hi) - 1) & ~(uint32_t)((1ull << lo) - 1);
+        smask |= (uint32_t)(bytes[k] != 0) << k;
+    }
+    return smask;
 }
 
-void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                        uint32_t op, uint32_t alloc)
+/* One side (source or destination) of a copy: the live allocation last
+ * found (a copy walks through one or two allocations line by line; the
+ * live set does not change during a copy) and the DRAM sectors read for
+ * allocation acc_id not yet counted. */
+struct copy_side { uint64_t base, end; uint32_t id, acc_id, acc; };
+
+GM_INLINE uint32_t side_alloc(const struct gm_sim *s, struct copy_side *c, uint64_t addr)
+{
+    if (addr - c->base < c->end - c->base) return c->id;
+    uint64_t b, e;
+    uint32_t id = gm_live_find(&s->live, addr, &b, &e);
+    if (id) { c->base = b; c->end = e; c->id = id; }
+    return id;
+}
+
+/* Adds the side's DRAM reads to its allocation and to site 0. */
+static void side_flush(struct gm_worker *w, struct copy_side *c)
+{
+    if (!c->acc) return;
+    gm_ct(&w->allocs, c->acc_id)->dram_rd += c->acc;
+    gm_ct(&w->sites, 0)->dram_rd += c->acc;
+    c->acc = 0;
+}
+
+/* A copy's or memset's access to bytes [a, a + n) of one L2 line (no
+ * launch's traffic; whole = 1: the caller knows it is the whole line): the
+ * line's state changes as for a kernel's access; the DRAM sectors it reads
+ * go to the allocation (evictions already do). */
+GM_INLINE void copy_chunk(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2, struct copy_side *c,
+                          uint64_t a, uint64_t n, uint32_t op, int whole)
+{
+    uint32_t bytes[4], mask = 0xf, alloc = side_alloc(s, c, a);
+    const uint32_t *b = NULL;   /* whole line */
+    if (!whole && ((a & 127) || n < 128)) {
+        mask = line_bytes(a, n, bytes);
+        b = bytes;
+    }
+    uint64_t line = a >> 7;
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, l2, line, gm_dig(line + 1), gm_cache_set(l2, line), alloc, 0, 0, mask, op,
+                                  b, h);
+    if (!r.f) return;
+    if (alloc != c->acc_id) {
+        side_flush(w, c);
+        c->acc_id = alloc;
+    }
+    c->acc += r.f;   /* at most 4 per line: a copy of < 2^64 bytes fits */
+}
+
+/* The copy loop for one L2 geometry: chunk by chunk, up to the next line
+ * end of either side, a source line read, then a destination line
+ * written; once both sides are at line starts, whole lines up to the
+ * last. */
+GM_INLINE void copy_run(struct gm_sim *s, struct gm_worker *w, int rd, uint64_t rs, int wr, uint64_t ws, uint64_t n,
+                        struct kgeo g)
+{
+    struct gm_cache l2 = l2_geo(&s->l2, g);
+    struct copy_side src = {0}, dst = {0};
+    for (uint64_t done = 0; done < n;) {
+        uint64_t a = rd ? rs + done : ws + done, step = 128 - (a & 127);
+        if (wr && rd) {
+            uint64_t sw = 128 - ((ws + done) & 127);
+            step = sw < step ? sw : step;
+        }
+        step = step < n - done ? step : n - done;
+        if (rd) copy_chunk(s, w, &l2, &src, rs + done, step, GM_OP_READ, 0);
+        if (wr) copy_chunk(s, w, &l2, &dst, ws + done, step, GM_OP_WRITE, 0);
+        done += step;
+        if (((rd ? rs + done : 0) | (wr ? ws + done : 0)) & 127) continue;
+        for (; n - done >= 128; done += 128) {
+            if (rd) copy_chunk(s, w, &l2, &src, rs + done, 128, GM_OP_READ, 1);
+            if (wr) copy_chunk(s, w, &l2, &dst, ws + done, 128, GM_OP_WRITE, 1);
+        }
+    }
+    side_flush(w, &src);
+    side_flush(w, &dst);
+}
+
+void gm_model_copy(struct gm_sim *s, struct gm_worker *w, int rd, uint64_t rs, int wr, uint64_t ws, uint64_t n)
 {
     const struct gm_sim_config *c = &s->cfg;
-    if (is_geo(c, GEO_H100, 0)) copy_line(s, w, line, mask, bytes, op, alloc, GEO_H100);
-    else if (is_geo(c, GEO_RTX, 0)) copy_line(s, w, line, mask, bytes, op, alloc, GEO_RTX);
-    else copy_line(s, w, line, mask, bytes, op, alloc, cfg_geo(c));
+    if (is_geo(c, GEO_H100, 0)) copy_run(s, w, rd, rs, wr, ws, n, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 0)) copy_run(s, w, rd, rs, wr, ws, n, GEO_RTX);
+    else copy_run(s, w, rd, rs, wr, ws, n, cfg_geo(c));
 }
 
 /* The outcomes of a run of requests with one allocation and site, per op
@@ -494,7 +569,7 @@ GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *strid
  * lines come in ascending order and a lane's first line is the last one
  * seen or a new one: each line access is made once, the same entries
  * the coalescer makes, without its lookups. */
-static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+static __attribute__((noinline)) void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
                         uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     struct gm_lacc *x = NULL;
@@ -533,7 +608,7 @@ static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
  * add_strided makes it) at line + k * stride / 128, with its own
  * allocation, set indices and digest (sets computed for all lanes at
  * once). The same entries as add_strided. */
-static void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
                      uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     uint32_t s1[32], s2[32], off = (uint32_t)addr & 31, sec = (uint32_t)(addr >> 5) & 3;
