@@ -224,14 +224,18 @@ int gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
 static void write_back(struct gm_sim *s, struct gm_counts *sum)
 {
     struct gm_cache *c = &s->l2;
-    for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
-        struct gm_line *e = &c->data[i];
-        if (!gm_digs(c, (uint32_t)(i / c->ways))[i % c->ways] || !e->dirty) continue;
-        uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
-        gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
-        gm_ct(&s->sites, e->owner_site)->dram_wr += n;
-        sum->dram_wr += n;
-        e->dirty = 0;
+    for (uint32_t set = 0; set < c->sets; set++) {   /* set by set: no division per way */
+        const uint16_t *d = gm_digs(c, set);
+        struct gm_line *row = c->data + (uint64_t)set * c->ways;
+        for (uint32_t w = 0; w < c->ways; w++) {
+            struct gm_line *e = &row[w];
+            if (!d[w] || !e->dirty) continue;
+            uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
+            gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
+            gm_ct(&s->sites, e->owner_site)->dram_wr += n;
+            sum->dram_wr += n;
+            e->dirty = 0;
+        }
     }
     check_tables(s);
 }
