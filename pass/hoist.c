@@ -28,18 +28,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static unsigned memory_kind(void)
-{
-    static unsigned k;
-    if (!k) k = LLVMGetEnumAttributeKindForName("memory", 6);
-    return k;
-}
-
-static int memory_none(LLVMAttributeRef a)
-{
-    return a && LLVMGetEnumAttributeValue(a) == 0;   /* memory(none) */
-}
-
 /* 1 if call i has no memory effects: an intrinsic such as
  * llvm.nvvm.read.ptx.sreg.* or arithmetic, or inline asm marked
  * memory(none) (clang marks asm without `volatile` or a memory clobber so:
@@ -48,9 +36,8 @@ static int pure_call(LLVMValueRef i)
 {
     LLVMValueRef f = LLVMGetCalledValue(i);
     if (f && LLVMIsAInlineAsm(f))
-        return memory_none(LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, memory_kind()));
-    if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f)) return 0;
-    return memory_none(LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, memory_kind()));
+        return gm_memory_none(LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, gm_attr_kind("memory")));
+    return gm_intrinsic_pure(f);
 }
 
 /* 1 if a call may move up past instruction i (i does not write memory,

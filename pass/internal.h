@@ -218,6 +218,11 @@ void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
 size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
 void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+/* util.c: an enum attribute's kind by name; 1 if attribute a is
+ * memory(none); 1 if f is an intrinsic marked memory(none). */
+unsigned gm_attr_kind(const char *name);
+int gm_memory_none(LLVMAttributeRef a);
+int gm_intrinsic_pure(LLVMValueRef f);
 /* hoist.c: the instruction before which site's "before" calls go (site, or
  * the first of the loads above it that they may pass); ops: their operands. */
 LLVMValueRef gm_hoist_point(LLVMValueRef site, LLVMValueRef *ops, int nops);

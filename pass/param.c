@@ -14,13 +14,6 @@
  */
 #include "internal.h"
 
-static unsigned byval_kind(void)
-{
-    static unsigned k;
-    if (!k) k = LLVMGetEnumAttributeKindForName("byval", 5);
-    return k;
-}
-
 static int is_addr_op(LLVMValueRef v)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
@@ -51,6 +44,6 @@ int gm_kernel_param_read(LLVMValueRef ptr)
     unsigned i = 0, n = LLVMCountParams(f);
     while (i < n && LLVMGetParam(f, i) != ptr) i++;
     if (i == n || !gm_is_kernel(LLVMGetGlobalParent(f), f)) return 0;
-    if (!LLVMGetEnumAttributeAtIndex(f, i + 1, byval_kind())) return 0;
+    if (!LLVMGetEnumAttributeAtIndex(f, i + 1, gm_attr_kind("byval"))) return 0;
     return only_loaded(ptr, 0);
 }
