@@ -19,11 +19,9 @@
  * of earlier sites are calls, so sites keep their order. The handlers see
  * the same arguments under the same mask (one basic block, nothing between
  * that could exit a thread or split the warp); only user loads, which write
- * nothing a handler reads, now follow them.
- * -gm-diag-no-hoist keeps every call at its site. Depends on LLVM-C (Core).
+ * nothing a handler reads, now follow them. Depends on LLVM-C (Core).
  */
 #include "internal.h"
-#include "diag.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -97,7 +95,7 @@ static int carry(struct hoist *h, LLVMValueRef i)
 
 LLVMValueRef gm_hoist_point(LLVMValueRef site, LLVMValueRef *ops, int nops)
 {
-    if (gm_diag(GM_DIAG_NO_HOIST) || nops > GM_HOIST_MAX) return site;
+    if (nops > GM_HOIST_MAX) return site;
     struct hoist h = {.nops = nops};
     memcpy(h.ops, ops, (size_t)nops * sizeof *ops);
     LLVMValueRef at = site;

@@ -24,7 +24,9 @@ modes=${*:-"small medium large"}
 mkdir -p "$work"
 [ -x "$dev/bin/capture.trace" ] || { echo "trace-capture: $dev/bin/capture.trace missing (run tests/gpu/trace/build.sh)" >&2; exit 1; }
 export LD_LIBRARY_PATH="$dev/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export GPUMEM_QUIET=1
+# not GPUMEM_QUIET: since 44509e4 it also hides the trace summary line the
+# 'saved' column reads
+unset GPUMEM_QUIET
 cores=$(nproc)
 def=$((cores - 2)); [ "$def" -ge 1 ] || def=1
 md=$out/trace-capture.md

@@ -31,6 +31,7 @@ for p in .devbuild build-kat build-simbench "$rel/lib" "$rel/bin" "$rel/tests/gp
          "$rel/tests/lit/pass/Output/gpu_counts.cu.tmp.app"; do
   [ -e "$p" ] && list="$list $p"
 done
-tar czf .devpack/gpu.tar.gz $list
+# fuzzers and unit-test binaries are CPU tests: not carried
+tar czf .devpack/gpu.tar.gz --exclude="$rel/bin/gm-fuzz-*" --exclude="$rel/bin/*_test*" --exclude="$rel/bin/bench_*" $list
 echo "$rel" >.devpack/build_dir
 log "packed:$list -> $(du -h .devpack/gpu.tar.gz | cut -f1)"

@@ -6,12 +6,9 @@
 ; a phi, and not at all when it would pass no load. Sites keep their order.
 ; A branch's call moves up past the loads its condition does not read; inline
 ; asm marked memory(none) is passed, asm with side effects is not.
-; -gm-diag-no-hoist leaves every call at its site.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.bc -gm-inline-all -gm-reconverge=false -gm-inst-before=memory,cond-branches -gm-inst-after= -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.bc -gm-inline-all -gm-reconverge=false -gm-inst-before=memory,cond-branches -gm-inst-after= -gm-diag-no-hoist -S %s -o %t.off.ll
-; RUN: FileCheck %s --check-prefix=OFF < %t.off.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -30,11 +27,6 @@ declare void @ext()
 ; The store's value is the loads' sum: its call stays at the store.
 ; CHECK: call void @sink_mem(i32 3,
 ; CHECK-NEXT: store float
-; OFF-LABEL: define ptx_kernel void @loads(
-; OFF: call void @sink_mem(i32 0,
-; OFF-NEXT: %a = load float
-; OFF: call void @sink_mem(i32 1,
-; OFF-NEXT: %b = load float
 define ptx_kernel void @loads(ptr addrspace(1) %p, ptr addrspace(1) %q, i64 %i) {
   %a = load float, ptr addrspace(1) %p
   %b = load float, ptr addrspace(1) %q
