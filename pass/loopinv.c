@@ -3,13 +3,14 @@
  * Loop steps for register accumulators (accum.c): for a memory site in a
  * loop whose address advances by the same loop-invariant number of bytes D
  * at every iteration, and that executes exactly once per iteration, stores
- * into the site's accumulator in the loop's preheader: words 2,3 = D (low,
- * high), word 4 = 0 (run mask: each loop entry starts a new run), word 5 = 1
- * (step known). Recognised addresses: pointer header phis stepped by a GEP
- * with invariant indices, and GEPs whose indices are affine in integer
- * header phis (add/sub/mul by an invariant/shl by a constant/or disjoint,
- * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
- * docs/pass.md. Every invariant in D must be uniform (constants, kernel
+ * into the site's accumulator before the terminator of the loop's one
+ * predecessor outside it ("preheader" below; it may also branch past the
+ * loop): words 2,3 = D (low, high), word 4 = 0 (run mask: each loop entry
+ * starts a new run), word 5 = 1 (step known). Recognised addresses:
+ * pointer header phis stepped by a GEP with invariant indices, and GEPs
+ * whose indices are affine in integer header phis (add/sub/mul by an
+ * invariant/shl by a constant/or disjoint, through sext, zext nneg (nsw
+ * chains) or zext (nuw chains)), see docs/pass.md. Every invariant in D must be uniform (constants, kernel
  * arguments and arithmetic of them), so D is the same for every lane.
  * A site whose address is computed at most once per thread (a constant,
  * global or argument, or an instruction in a block on no CFG cycle) has
