@@ -7,8 +7,8 @@
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
  * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
  * kernel). Every other call becomes NULL, and the handler updates memory
- * directly. Depends on LLVM-C (Core), calls.c, loopinv.c, cycles.cpp and
- * the handler SDK's names.
+ * directly. Depends on LLVM-C (Core), calls.c, loopinv.c, cycles.cpp,
+ * loops.cpp and the handler SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,17 +104,19 @@ void gm_fold_null_tests(LLVMValueRef call, int nonnull)
 /* Loop steps (loopinv.c) into a new accumulator of a memory site, if its
  * handler defines GM_ACCUM_STEP. */
 static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
-                     const struct gm_sites *s, unsigned long long site, struct gm_cycles *g)
+                     const struct gm_sites *s, unsigned long long site, const struct gm_cycles *g,
+                     const struct gm_loops *lp)
 {
     if (!s || site >= s->n || s->v[site].kind != GM_SK_MEM ||
         !named_fn(LLVMGetGlobalParent(callee), callee, GM_ACCUM_STEP_PREFIX))
         return;
-    gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g);
+    gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g, lp);
 }
 
 /* Replaces one gm_accum__ call: an accumulator or NULL. */
-static void lower_call(struct gm_kacc *k, struct gm_cycles *g, LLVMBuilderRef b, LLVMValueRef f,
-                       LLVMValueRef call, int kernel, const struct gm_sites *s)
+static void lower_call(struct gm_kacc *k, const struct gm_cycles *g, const struct gm_loops *lp,
+                       LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int kernel,
+                       const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
@@ -123,7 +125,7 @@ static void lower_call(struct gm_kacc *k, struct gm_cycles *g, LLVMBuilderRef b,
         int n0 = k->n;
         slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
         if (slot && k->n > n0)
-            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g);
+            step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g, lp);
     }
     gm_fold_null_tests(call, slot != NULL);
     LLVMReplaceAllUsesWith(call, slot ? slot : LLVMConstPointerNull(LLVMTypeOf(call)));
@@ -160,11 +162,13 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
         gm_note_function(f);
         struct gm_kacc k = {.n = 0};
         struct gm_cycles *g = gm_cycles_new(f);
+        struct gm_loops *lp = gm_loops_new(f);   /* lowering adds no blocks */
         int kernel = gm_is_kernel(m, f);
         for (size_t i = 0; i < n; i++)
-            lower_call(&k, g, b, f, calls[i], kernel, s);
+            lower_call(&k, g, lp, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);
         any |= k.n > 0;
+        gm_loops_free(lp);
         gm_cycles_free(g);
         free(calls);
     }

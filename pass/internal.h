@@ -76,9 +76,23 @@ struct gm_cycles;
 struct gm_cycles *gm_cycles_new(LLVMValueRef f);
 void gm_cycles_free(struct gm_cycles *c);
 int gm_on_cycle(const struct gm_cycles *c, LLVMBasicBlockRef b);   /* b lies in a loop */
+/* Natural loops of f (loops.cpp, LLVM's LoopInfo; CycleInfo and
+ * DominatorTree for gm_loop_once); f's blocks must stay while used. */
+struct gm_loops;
+struct gm_loop;                                     /* an llvm::Loop */
+struct gm_loops *gm_loops_new(LLVMValueRef f);
+void gm_loops_free(struct gm_loops *lp);
+unsigned gm_loop_depth(const struct gm_loops *lp, LLVMBasicBlockRef bb);   /* 0: in no loop */
+const struct gm_loop *gm_loop_headed(const struct gm_loops *lp, LLVMBasicBlockRef bb);  /* NULL: none */
+LLVMBasicBlockRef gm_loop_latch(const struct gm_loop *l);   /* NULL: not exactly one */
+LLVMBasicBlockRef gm_loop_entry(const struct gm_loop *l);   /* the one outside predecessor, or NULL */
+int gm_loop_contains(const struct gm_loop *l, LLVMBasicBlockRef bb);
+int gm_loop_once(const struct gm_loops *lp, const struct gm_loop *l, LLVMBasicBlockRef bb);
+/* Loop steps (loopinv.c). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
-                     struct gm_cycles *g);
-int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_cycles *g);
+                     const struct gm_cycles *g, const struct gm_loops *lp);
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, const struct gm_cycles *g,
+                        const struct gm_loops *lp);
 /* Dominance in f (domtree.cpp, LLVM's DominatorTree and PostDominatorTree):
  * blocks numbered 0 .. gm_dom_count - 1 in their order in f. */
 struct gm_dom;
@@ -90,8 +104,6 @@ int gm_dom_index(const struct gm_dom *g, LLVMBasicBlockRef bb);   /* -1: not in 
 int gm_dom_ipdom(const struct gm_dom *g, int b);  /* -1: none, the virtual exit */
 int gm_dom_dominates(const struct gm_dom *g, int a, int b);
 void gm_dom_reach(const struct gm_dom *g, int from, int avoid, char *mark);
-/* Loop nesting depth of each of n blocks of f (loops.cpp, LLVM's LoopInfo). */
-void gm_loop_depths(LLVMValueRef f, const LLVMBasicBlockRef *bb, size_t n, unsigned *depth);
 void gm_fold_null_tests(LLVMValueRef call, int nonnull);     /* icmp call, null -> constant */
 /* Block accumulators in shared memory (block.c): returns 1 if any was made. */
 int gm_block_lower(LLVMModuleRef m);

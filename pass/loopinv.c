@@ -3,122 +3,41 @@
  * Loop steps for register accumulators (accum.c): for a memory site in a
  * loop whose address advances by the same loop-invariant number of bytes D
  * at every iteration, and that executes exactly once per iteration, stores
- * into the site's accumulator in the loop's preheader: words 2,3 = D (low,
- * high), word 4 = 0 (run mask: each loop entry starts a new run), word 5 = 1
- * (step known). Recognised addresses: pointer header phis stepped by a GEP
- * with invariant indices, and GEPs whose indices are affine in integer
- * header phis (add/sub/mul by an invariant/shl by a constant/or disjoint,
- * through sext, zext nneg (nsw chains) or zext (nuw chains)), see
- * docs/pass.md. Every invariant in D must be uniform (constants, kernel
+ * into the site's accumulator before the terminator of the loop's one
+ * predecessor outside it ("preheader" below; it may also branch past the
+ * loop): words 2,3 = D (low, high), word 4 = 0 (run mask: each loop entry
+ * starts a new run), word 5 = 1 (step known). Recognised addresses:
+ * pointer header phis stepped by a GEP with invariant indices, and GEPs
+ * whose indices are affine in integer header phis (add/sub/mul by an
+ * invariant/shl by a constant/or disjoint, through sext, zext nneg (nsw
+ * chains) or zext (nuw chains)), see docs/pass.md. Every invariant in D must be uniform (constants, kernel
  * arguments and arithmetic of them), so D is the same for every lane.
  * A site whose address is computed at most once per thread (a constant,
  * global or argument, or an instruction in a block on no CFG cycle) has
  * D = 0 for the whole kernel: word 5 = 1 right after the accumulator's
  * zeroing at kernel entry (words 2..4 stay 0).
+ * The loops are LLVM's (loops.cpp: LoopInfo, CycleInfo, DominatorTree).
  * -gm-diag-no-loopinv turns it off (A/B measurements). Depends on LLVM-C
- * (Core, Target), diag.h, internal.h and cycles.cpp (gm_on_cycle) only.
+ * (Core, Target), diag.h, internal.h, cycles.cpp (gm_on_cycle) and
+ * loops.cpp only.
  */
-#include <stdlib.h>
-#include <string.h>
 #include "diag.h"
 #include "internal.h"
 
 struct li {
+    const struct gm_loops *lp;
+    const struct gm_loop *l;
     LLVMBasicBlockRef h, latch, pre;
-    LLVMBasicBlockRef *body;
-    unsigned nbody, cap;
     LLVMBuilderRef b;
     LLVMTargetDataRef td;
     LLVMTypeRef i64;
-    int depth, cyc;
+    int depth;
     int dry;           /* only whether there is a step: nothing built */
 };
 
-static int in_body(const struct li *L, LLVMBasicBlockRef bb)
-{
-    for (unsigned i = 0; i < L->nbody; i++)
-        if (L->body[i] == bb)
-            return 1;
-    return 0;
-}
-
-static void body_push(struct li *L, LLVMBasicBlockRef bb)
-{
-    if (L->nbody == L->cap && !(L->body = realloc(L->body, (L->cap = L->cap ? 2 * L->cap : 64) * sizeof *L->body)))
-        abort();
-    L->body[L->nbody++] = bb;
-}
-
-/* Body of the loop of back edge latch -> h: h and every block that reaches
- * latch without passing h (predecessors are the users of a block's value). */
-static void loop_body(struct li *L)
-{
-    L->nbody = 0;
-    L->cyc = L->latch == L->h;
-    body_push(L, L->h);
-    if (L->latch != L->h)
-        body_push(L, L->latch);
-    for (unsigned k = 1; k < L->nbody; k++) {
-        LLVMValueRef bv = LLVMBasicBlockAsValue(L->body[k]);
-        for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef t = LLVMGetUser(u);
-            if (!LLVMIsAInstruction(t) || !LLVMIsATerminatorInst(t))
-                continue;
-            LLVMBasicBlockRef p = LLVMGetInstructionParent(t);
-            L->cyc |= p == L->h;
-            if (!in_body(L, p))
-                body_push(L, p);
-        }
-    }
-}
-
 static int invariant(const struct li *L, LLVMValueRef v)
 {
-    return !LLVMIsAInstruction(v) || !in_body(L, LLVMGetInstructionParent(v));
-}
-
-/* 1 if a path from `from` (exclusive) inside the body, never entering
- * avoid or h, reaches target. */
-static int reaches(const struct li *L, LLVMBasicBlockRef from, LLVMBasicBlockRef target,
-                   LLVMBasicBlockRef avoid)
-{
-    unsigned n = L->nbody, sp = 0;
-    LLVMBasicBlockRef *stack = malloc((n + 1) * sizeof *stack);
-    char *seen = calloc(n + 1, 1);
-    int found = 0;
-    if (!stack || !seen)
-        abort();
-    stack[sp++] = from;
-    while (sp && !found) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
-        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-        for (unsigned i = 0; i < ns && !found; i++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
-            unsigned k = 0;
-            while (k < n && L->body[k] != s)
-                k++;
-            if (s == target)
-                found = 1;
-            else if (k < n && !seen[k] && s != avoid && s != L->h) {
-                seen[k] = 1;
-                stack[sp++] = s;
-            }
-        }
-    }
-    free(stack);
-    free(seen);
-    return found;
-}
-
-/* The site's block runs exactly once per iteration: in the body, on every
- * path from h to latch, and on no cycle that avoids h (no inner loop). */
-static int once_per_iteration(const struct li *L, LLVMBasicBlockRef bb)
-{
-    if (!in_body(L, bb))
-        return 0;
-    if (bb != L->h && bb != L->latch && (L->h == L->latch || reaches(L, L->h, L->latch, bb)))
-        return 0;
-    return bb == L->h || !reaches(L, bb, bb, NULL);
+    return !LLVMIsAInstruction(v) || !gm_loop_contains(L->l, LLVMGetInstructionParent(v));
 }
 
 static LLVMValueRef c64(struct li *L, long long v)
@@ -283,20 +202,17 @@ static void find_phis(LLVMValueRef v, int depth, LLVMValueRef *out, int *n)
         find_phis(LLVMGetOperand(v, i), depth + 1, out, n);
 }
 
-/* Fills h, latch, pre from a two-way phi whose latch edge is a back edge. */
+/* Fills l, h, latch, pre from the loop a phi's block heads (LoopInfo),
+ * if it has a unique latch and a unique predecessor outside it. */
 static int loop_of(struct li *L, LLVMValueRef phi)
 {
-    if (LLVMCountIncoming(phi) != 2)
-        return 0;
     L->h = LLVMGetInstructionParent(phi);
-    for (unsigned k = 0; k < 2; k++) {
-        L->latch = LLVMGetIncomingBlock(phi, k);
-        L->pre = LLVMGetIncomingBlock(phi, 1 - k);
-        loop_body(L);
-        if (L->cyc && !in_body(L, L->pre))
-            return 1;
-    }
-    return 0;
+    L->l = gm_loop_headed(L->lp, L->h);
+    if (!L->l)
+        return 0;
+    L->latch = gm_loop_latch(L->l);
+    L->pre = gm_loop_entry(L->l);
+    return L->latch && L->pre;
 }
 
 static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValueRef v)
@@ -309,7 +225,7 @@ static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValu
 
 /* ptr has the same value at every execution of a site it addresses: it
  * is not an instruction, or its block runs at most once per thread. */
-static int fixed_address(struct gm_cycles *g, LLVMValueRef ptr)
+static int fixed_address(const struct gm_cycles *g, LLVMValueRef ptr)
 {
     return !LLVMIsAInstruction(ptr) || !gm_on_cycle(g, LLVMGetInstructionParent(ptr));
 }
@@ -341,7 +257,7 @@ static LLVMValueRef site_delta(struct li *L, LLVMValueRef inst, LLVMValueRef ptr
     find_phis(ptr, 0, phis, &nphi);
     LLVMValueRef d = NULL;
     for (int i = 0; i < nphi && !d; i++) {
-        if (!loop_of(L, phis[i]) || !once_per_iteration(L, LLVMGetInstructionParent(inst)))
+        if (!loop_of(L, phis[i]) || !gm_loop_once(L->lp, L->l, LLVMGetInstructionParent(inst)))
             continue;
         if (!L->dry) {
             LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(L->pre));
@@ -358,38 +274,37 @@ static int eligible(LLVMValueRef inst, LLVMValueRef ptr)
            LLVMGetTypeKind(LLVMTypeOf(ptr)) == LLVMPointerTypeKind;
 }
 
-static struct li li_for(LLVMBuilderRef b, LLVMValueRef inst, int dry)
+static struct li li_for(LLVMBuilderRef b, LLVMValueRef inst, const struct gm_loops *lp, int dry)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)));
-    return (struct li){.b = b, .td = LLVMGetModuleDataLayout(m),
+    return (struct li){.lp = lp, .b = b, .td = LLVMGetModuleDataLayout(m),
                        .i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m)), .dry = dry};
 }
 
 /* 1 if gm_loopinv_store would store a step for the site: its address is
  * fixed or steps by an invariant D per iteration (builds nothing). */
-int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_cycles *g)
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, const struct gm_cycles *g,
+                        const struct gm_loops *lp)
 {
     if (!eligible(inst, ptr))
         return 0;
     if (fixed_address(g, ptr))
         return 1;
-    struct li L = li_for(NULL, inst, 1);
-    int r = site_delta(&L, inst, ptr) != NULL;
-    free(L.body);
-    return r;
+    struct li L = li_for(NULL, inst, lp, 1);
+    return site_delta(&L, inst, ptr) != NULL;
 }
 
 /* 1 and the preheader stores if the site (memory instruction inst, address
  * ptr) steps by an invariant D per iteration, or 1 and the entry store if
  * its address is fixed; 0 otherwise (nothing built). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
-                     struct gm_cycles *g)
+                     const struct gm_cycles *g, const struct gm_loops *lp)
 {
     if (!eligible(inst, ptr))
         return 0;
     if (fixed_address(g, ptr))
         return store_known_at_entry(b, slot);
-    struct li L = li_for(b, inst, 0);
+    struct li L = li_for(b, inst, lp, 0);
     LLVMValueRef d = site_delta(&L, inst, ptr);
     if (d) {
         LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(slot)));
@@ -398,6 +313,5 @@ int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLV
         store_word(b, slot, GM_ACCUM_STEP_RUN, LLVMConstInt(i32, 0, 0));
         store_word(b, slot, GM_ACCUM_STEP_KNOWN, LLVMConstInt(i32, 1, 0));
     }
-    free(L.body);
     return d != NULL;
 }

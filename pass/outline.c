@@ -120,26 +120,20 @@ static struct cand site_cost(const struct gm_ool *o, size_t i)
 
 /* Loop depth (o->depth) and loop step (GM_OOL_STEP) of the loop sites
  * of f among [i0, i1). */
-static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_cycles *g)
+static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, const struct gm_cycles *g)
 {
-    LLVMBasicBlockRef *bb = calloc(i1 - i0 + 1, sizeof *bb);
-    unsigned *d = calloc(i1 - i0 + 1, sizeof *d);
-    if (!bb || !d)
-        abort();
-    for (size_t i = i0; i < i1; i++)
-        bb[i - i0] = LLVMGetInstructionParent(o->sites->v[i].inst);
-    gm_loop_depths(f, bb, i1 - i0, d);
+    struct gm_loops *lp = gm_loops_new(f);
     for (size_t i = i0; i < i1; i++) {
         const struct gm_site_rec *r = &o->sites->v[i];
         if (!(o->plan[i] & GM_OOL_LOOP))
             continue;
         /* a cycle LoopInfo does not call a loop (irreducible) is depth 1 */
-        o->depth[i] = d[i - i0] ? (d[i - i0] < 255 ? (unsigned char)d[i - i0] : 255) : 1;
-        if (r->kind == GM_SK_MEM && gm_loopinv_has_step(r->inst, r->ptr, g))
+        unsigned d = gm_loop_depth(lp, LLVMGetInstructionParent(r->inst));
+        o->depth[i] = d ? (d < 255 ? (unsigned char)d : 255) : 1;
+        if (r->kind == GM_SK_MEM && gm_loopinv_has_step(r->inst, r->ptr, g, lp))
             o->plan[i] |= GM_OOL_STEP;
     }
-    free(bb);
-    free(d);
+    gm_loops_free(lp);
 }
 
 /* What an inlined site saves per execution, best first: a memory site
