@@ -10,8 +10,9 @@
  * pointer header phis stepped by a GEP with invariant indices, and GEPs
  * whose indices are affine in integer header phis (add/sub/mul by an
  * invariant/shl by a constant/or disjoint, through sext, zext nneg (nsw
- * chains) or zext (nuw chains)), see docs/pass.md. Every invariant in D must be uniform (constants, kernel
- * arguments and arithmetic of them), so D is the same for every lane.
+ * chains) or zext (nuw chains)), see docs/pass.md. Every invariant in D
+ * must be uniform (constants, kernel arguments, blockDim, gridDim and
+ * arithmetic of them), so D is the same for every lane.
  * A site whose address is computed at most once per thread (a constant,
  * global or argument, or an instruction in a block on no CFG cycle) has
  * D = 0 for the whole kernel: word 5 = 1 right after the accumulator's
@@ -46,10 +47,21 @@ static LLVMValueRef c64(struct li *L, long long v)
 }
 
 /* v is the same for every thread of the kernel: a constant, an argument,
- * or casts and arithmetic of those (so D needs no test across lanes). */
+ * blockDim, gridDim, or casts and arithmetic of those (so D needs no test
+ * across lanes). */
+/* A read of blockDim or gridDim (the same in every thread of a launch). */
+static int launch_dim(LLVMValueRef v)
+{
+    LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+    size_t n = 0;
+    const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
+    return gm_starts_with(name, "llvm.nvvm.read.ptx.sreg.ntid.") ||
+           gm_starts_with(name, "llvm.nvvm.read.ptx.sreg.nctaid.");
+}
+
 static int uniform(LLVMValueRef v, int depth)
 {
-    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v) || launch_dim(v))
         return 1;
     if (!LLVMIsAInstruction(v) || depth > 8 || !(LLVMIsABinaryOperator(v) || LLVMIsACastInst(v)))
         return 0;

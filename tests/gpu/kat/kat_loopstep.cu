@@ -3,7 +3,8 @@
 // fast path counts repeated warp executions (pass/loopinv.c): a fixed
 // address (computed once per thread: D = 0 for the whole kernel) and an
 // address that advances by 128 B per iteration, in shared and in global
-// memory, and a local array stored at 4 B steps, with full warps
+// memory, a local array stored at 4 B steps and a grid-stride loop
+// (D = 4 x blockDim.x x gridDim.x), with full warps
 // and partial warps of 30 and 20 threads (the sorted-lane path for partial
 // warps). Volatile accesses keep every access in the loop;
 // the loops stay rolled (two loop sites: both inlined, with accumulators).
@@ -56,6 +57,19 @@ __global__ void loop_local(float *out, int n)
     for (int k = 0; k < n; k++)
         t[k] = (float)k;
     out[blockIdx.x * 32 + l] = t[l];
+}
+
+static const int GS_LINE = __LINE__ + 9;
+template <int T>
+__global__ void loop_gridstride(const float *in, float *out, int n)
+{
+    const volatile float *vin = in;
+    int stride = (int)(blockDim.x * gridDim.x);
+    float acc = 0.f;
+#pragma unroll 1
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        acc += vin[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
@@ -123,6 +137,30 @@ static void run_local(const char *name)
     KAT_CHECK(cudaFree(out));
 }
 
+/* A grid-stride loop (D = 4 x blockDim.x x gridDim.x = 1024 B, uniform:
+ * blockDim and gridDim): T threads per block, n = BLOCKS x T x ITERS, so
+ * each warp runs ITERS times and reads T consecutive floats from a 128 B-
+ * aligned address each time: ceil(4T / 32) sectors, 1 line. */
+template <int T>
+static void run_gridstride(const char *name)
+{
+    int n = BLOCKS * T * ITERS;
+    float *in, *out;
+    KAT_CHECK(cudaMalloc(&in, n * sizeof(float)));
+    KAT_CHECK(cudaMemset(in, 0, n * sizeof(float)));
+    KAT_CHECK(cudaMalloc(&out, BLOCKS * T * sizeof(float)));
+    loop_gridstride<T><<<BLOCKS, T>>>(in, out, n);
+    kat_sync();
+    unsigned long long execs = (unsigned long long)BLOCKS * ITERS, sec = (4 * T + 31) / 32;
+    kat_expect(name, __FILE__, GS_LINE, "coalescing.warps", execs);
+    kat_expect(name, __FILE__, GS_LINE, "coalescing.threads", execs * T);
+    kat_expect(name, __FILE__, GS_LINE, "coalescing.sectors", execs * sec);
+    kat_expect(name, __FILE__, GS_LINE, "coalescing.lines", execs);
+    kat_expect(name, __FILE__, GS_LINE, "coalescing.ideal_sectors", execs * sec);
+    KAT_CHECK(cudaFree(in));
+    KAT_CHECK(cudaFree(out));
+}
+
 int main(void)
 {
     run_shared<1>("loop_shared<1>");    /* conflict-free: 1 */
@@ -133,5 +171,6 @@ int main(void)
     run_global<30>("loop_global<30>");  /* partial warp: 4 sectors */
     run_local<32>("loop_local<32>");    /* 4 B steps of a local array: 4 sectors */
     run_local<20>("loop_local<20>");    /* partial warp: 3 sectors */
+    run_gridstride<32>("loop_gridstride<32>");  /* D = 1024 B: 4 sectors */
     return 0;
 }

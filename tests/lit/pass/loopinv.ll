@@ -8,7 +8,8 @@
 ; stepped by a GEP, 2 * 4-byte steps through shl. Not recognised: a load on
 ; one branch inside the loop, an index that is not affine (k*k), an index
 ; through an i32 add without nsw under sext, a step that depends on the
-; thread (D must be the same for every lane); nothing with -gm-diag-no-loopinv.
+; thread (D must be the same for every lane: blockDim and gridDim are, as in
+; a grid-stride loop); nothing with -gm-diag-no-loopinv.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-all -gm-diag-no-loopinv -gm-handlers=%handlers/coalescing.bc -S %s -o %t.off.ll
@@ -108,6 +109,41 @@ loop:
 exit:
   ret void
 }
+
+; A grid-stride loop: i += blockDim.x * gridDim.x, the same in every
+; thread (llvm.nvvm.read.ptx.sreg.ntid/nctaid): D = 4 * ntid * nctaid.
+; CHECK-LABEL: define ptx_kernel void @gridstride(
+; CHECK: pre:
+; CHECK: [[S:%.*]] = sext i32 %st to i64
+; CHECK: mul i64 [[S]], 4
+; CHECK: store i32 1, ptr
+; CHECK-NEXT: br label %loop
+define ptx_kernel void @gridstride(ptr addrspace(1) %a, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %nt = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %nc = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %bt = mul nsw i32 %b, %nt
+  %i0 = add nsw i32 %bt, %t
+  %st = mul nsw i32 %nt, %nc
+  br label %pre
+pre:
+  br label %loop
+loop:
+  %i = phi i32 [ %i0, %pre ], [ %i1, %loop ]
+  %s = sext i32 %i to i64
+  %q = getelementptr inbounds i32, ptr addrspace(1) %a, i64 %s
+  %x = load i32, ptr addrspace(1) %q, align 4
+  %i1 = add nsw i32 %i, %st
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 
 ; CHECK-LABEL: define ptx_kernel void @rejected(
 ; CHECK-NOT: i32 5{{$}}
