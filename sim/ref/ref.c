@@ -261,7 +261,8 @@ static void one(struct gm_ref *r, const struct gm_access *x)
                 uint32_t i = 0;
                 while (i < n && e[i].line != p / 128) i++;
                 if (i == n) { memset(&e[n], 0, sizeof e[n]); e[n].line = p / 128; e[n].first = p % 128; n++; }
-                for (uint64_t q = p; q < p + m; q++) {
+                for (uint64_t t = 0; t < m; t++) {   /* not q < p + m: 0 for the top sector */
+                    uint64_t q = p + t;
                     e[i].touched[q / 32 % 4] = 1;
                     e[i].bytes[q / 32 % 4] |= 1u << (q % 32);
                 }

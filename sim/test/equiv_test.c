@@ -13,7 +13,11 @@
  * a region of many small adjacent ones (4 to 256 B) takes an eighth of the
  * addresses, so the lanes of strided and gathered warps fall near
  * allocation edges and a line access's allocation taken from a wrong byte
- * shows. Copies and memsets of every kind come before each launch. Prints the first difference and exits 1.
+ * shows. One warp in 64 (gathers aside) starts in the top 256 B of
+ * the address space, so its lanes' bytes run on to address 0 (modulo
+ * 2^64), a sector ending exactly at 2^64 included. Copies and memsets of
+ * every kind come before each launch. Prints the first difference and
+ * exits 1.
  * usage: gm-sim-equiv-test [RECORDS_PER_LAUNCH]. Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -74,6 +78,8 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
         a->module = (uint16_t)(rnd(&x) % 3);
         a->site = (uint32_t)(rnd(&x) % 6);
         uint64_t a0 = addr_in(&x, a->width), stride = a->width;
+        if (rnd(&x) % 64 == 0)   /* at the top of the address space: lanes run past 2^64 - 1 on to 0 */
+            a0 = (uint64_t)0 - 4 * (1 + rnd(&x) % 64);
         if (shape == 1)   /* strided: lanes overlapping, apart, or a line or more apart */
             stride = rnd(&x) % 4 ? 4 * (rnd(&x) % 64) : 4 * (rnd(&x) % 2) + 128 * (rnd(&x) % 40);
         for (uint32_t l = 0; l < 32; l++) {
