@@ -8,7 +8,9 @@
  * constantly, 32/64/128 B L2 fills, and the two presets' geometries, which
  * have loops of their own), the serial fast path, the threaded path (2, 3
  * and 5 threads, small windows) and the reference model (sim/ref) must give
- * the same counters for every allocation and the same launch totals; the
+ * the same counters for every allocation and the same launch totals, and
+ * the same end-of-trace L2 write-back (gm_sim_flush_l2: its total with the
+ * traffic of no launch, and every allocation's counters after it); the
  * threaded runs' phase times must add up. Besides three large allocations,
  * a region of many small adjacent ones (4 to 256 B) takes an eighth of the
  * addresses, so the lanes of strided and gathered warps fall near
@@ -91,20 +93,24 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
     }
 }
 
-struct run { struct gm_counts launch[2], alloc[NALLOC]; };
+/* Per launch; the end write-back plus the traffic of no launch (copies,
+ * cold-start write-backs); per allocation after the end write-back. */
+struct run { struct gm_counts launch[2], end, alloc[NALLOC]; };
 
 /* Copies and memsets before each launch (they pass through L2): whole
  * lines, unaligned ends, source and destination at different offsets in
  * their lines, across the small allocations and outside any allocation,
- * and larger than the small L2s (evictions of dirty lines). */
+ * and larger than the small L2s (evictions of dirty lines). The large
+ * reads come first, so dirty lines fill the L2 when a launch begins (the
+ * cold-start write-back has work). */
 static const struct gm_trace_copy copies[2][4] = {
-    {{.kind = GM_COPY_H2D, .dst = BASE_A + 0x100, .bytes = 200u << 10},
+    {{.kind = GM_COPY_D2H, .src = BASE_B + 0xfff00, .bytes = 300u << 10},
+     {.kind = GM_COPY_H2D, .dst = BASE_A + 0x100, .bytes = 200u << 10},
      {.kind = GM_COPY_SET, .dst = BASE_C + 0x1237, .bytes = 5003},
-     {.kind = GM_COPY_D2D, .src = BASE_A + 0x10, .dst = BASE_D + 5, .bytes = 9000},
-     {.kind = GM_COPY_D2H, .src = BASE_B + 0xfff00, .bytes = 300u << 10}},
-    {{.kind = GM_COPY_D2D, .src = BASE_D + 0x43, .dst = BASE_C + 0x80, .bytes = 3000},
+     {.kind = GM_COPY_D2D, .src = BASE_A + 0x10, .dst = BASE_D + 5, .bytes = 9000}},
+    {{.kind = GM_COPY_D2H, .src = BASE_C, .bytes = 1u << 19},
+     {.kind = GM_COPY_D2D, .src = BASE_D + 0x43, .dst = BASE_C + 0x80, .bytes = 3000},
      {.kind = GM_COPY_H2D, .dst = BASE_A + 0x21, .bytes = 70000},
-     {.kind = GM_COPY_D2H, .src = BASE_C, .bytes = 1u << 19},
      {.kind = GM_COPY_SET, .dst = BASE_D + 0x100, .bytes = 127}},
 };
 
@@ -146,6 +152,7 @@ static int fast(const struct gm_sim_config *c, const struct gm_access *v, size_t
         gm_sim_end(s, &out->launch[l]);
         if (!l) gm_sim_release(s, BASE_B);
     }
+    gm_sim_flush_l2(s, &out->end);
     for (uint32_t i = 0; i < NALLOC; i++) out->alloc[i] = *gm_sim_alloc_counts(s, i);
     int bad = times_bad(s, c->threads);
     gm_sim_free(s);
@@ -167,6 +174,7 @@ static void ref(const struct gm_sim_config *c, const struct gm_access *v, size_t
         gm_ref_end(r, &out->launch[l]);
         if (!l) gm_ref_release(r, BASE_B);
     }
+    gm_ref_flush_l2(r, &out->end);
     for (uint32_t i = 0; i < NALLOC; i++) out->alloc[i] = *gm_ref_alloc_counts(r, i);
     gm_ref_free(r);
 }
@@ -178,8 +186,9 @@ static int same(const char *what, const char *cfg, const struct run *a, const st
     size_t per = sizeof(struct gm_counts) / sizeof(uint64_t);
     for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) {
         if (p[i] == q[i]) continue;
+        size_t k = i / per;
         printf("equiv_test: %s differs (%s): %s %zu counter %zu: %llu vs %llu\n", what, cfg,
-               i / per < 2 ? "launch" : "alloc", i / per < 2 ? i / per : i / per - 2, i % per,
+               k < 2 ? "launch" : k == 2 ? "end write-back" : "alloc", k < 2 ? k : k == 2 ? 0 : k - 3, i % per,
                (unsigned long long)p[i], (unsigned long long)q[i]);
         return 1;
     }
