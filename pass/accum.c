@@ -7,8 +7,8 @@
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
  * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
  * kernel). Every other call becomes NULL, and the handler updates memory
- * directly. Depends on LLVM-C (Core), calls.c, loopinv.c and the handler
- * SDK's names.
+ * directly. Depends on LLVM-C (Core), calls.c, loopinv.c, cycles.cpp and
+ * the handler SDK's names.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,62 +20,6 @@
 
 struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
 struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
-
-static int cmp_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
-    return (x > y) - (x < y);
-}
-
-void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f)
-{
-    g->n = LLVMCountBasicBlocks(f);
-    g->bb = calloc(g->n + 1, sizeof *g->bb);
-    g->stack = calloc(g->n + 1, sizeof *g->stack);
-    g->stamp = calloc(g->n + 1, sizeof *g->stamp);
-    if (!g->bb || !g->stack || !g->stamp)
-        abort();
-    LLVMGetBasicBlocks(f, g->bb);
-    qsort(g->bb, g->n, sizeof *g->bb, cmp_ptr);
-    g->now = 0;
-}
-
-void gm_cfg_blocks_free(struct gm_blocks *g)
-{
-    free(g->bb);
-    free(g->stack);
-    free(g->stamp);
-}
-
-/* Pushes the successors of b not yet seen in this walk. */
-static void push_succ(struct gm_blocks *g, LLVMBasicBlockRef b, unsigned *sp)
-{
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    for (unsigned i = 0; i < ns; i++) {
-        LLVMBasicBlockRef s = LLVMGetSuccessor(t, i);
-        LLVMBasicBlockRef *p = bsearch(&s, g->bb, g->n, sizeof *g->bb, cmp_ptr);
-        if (!p || g->stamp[p - g->bb] == g->now)
-            continue;
-        g->stamp[p - g->bb] = g->now;
-        g->stack[(*sp)++] = s;
-    }
-}
-
-/* 1 if b reaches itself (it lies in a loop). */
-int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b)
-{
-    unsigned sp = 0;
-    g->now++;
-    push_succ(g, b, &sp);
-    while (sp) {
-        LLVMBasicBlockRef x = g->stack[--sp];
-        if (x == b)
-            return 1;
-        push_succ(g, x, &sp);
-    }
-    return 0;
-}
 
 /* PREFIX + NAME for a call to gm_accum__NAME, if defined. */
 static LLVMValueRef named_fn(LLVMModuleRef m, LLVMValueRef callee, const char *prefix)
@@ -160,7 +104,7 @@ void gm_fold_null_tests(LLVMValueRef call, int nonnull)
 /* Loop steps (loopinv.c) into a new accumulator of a memory site, if its
  * handler defines GM_ACCUM_STEP. */
 static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
-                     const struct gm_sites *s, unsigned long long site, struct gm_blocks *g)
+                     const struct gm_sites *s, unsigned long long site, struct gm_cycles *g)
 {
     if (!s || site >= s->n || s->v[site].kind != GM_SK_MEM ||
         !named_fn(LLVMGetGlobalParent(callee), callee, GM_ACCUM_STEP_PREFIX))
@@ -169,7 +113,7 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
 }
 
 /* Replaces one gm_accum__ call: an accumulator or NULL. */
-static void lower_call(struct gm_kacc *k, struct gm_blocks *g, LLVMBuilderRef b, LLVMValueRef f,
+static void lower_call(struct gm_kacc *k, struct gm_cycles *g, LLVMBuilderRef b, LLVMValueRef f,
                        LLVMValueRef call, int kernel, const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
@@ -215,14 +159,13 @@ int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s)
             continue;
         gm_note_function(f);
         struct gm_kacc k = {.n = 0};
-        struct gm_blocks g;
-        gm_cfg_blocks_init(&g, f);
+        struct gm_cycles *g = gm_cycles_new(f);
         int kernel = gm_is_kernel(m, f);
         for (size_t i = 0; i < n; i++)
-            lower_call(&k, &g, b, f, calls[i], kernel, s);
+            lower_call(&k, g, b, f, calls[i], kernel, s);
         add_flushes(&k, b, f);
         any |= k.n > 0;
-        gm_cfg_blocks_free(&g);
+        gm_cycles_free(g);
         free(calls);
     }
     LLVMDisposeBuilder(b);

@@ -18,14 +18,9 @@
 #include <string.h>
 #include "internal.h"
 
-static unsigned attr_kind(const char *name)
-{
-    return LLVMGetEnumAttributeKindForName(name, strlen(name));
-}
-
 static int is_convergent(LLVMValueRef f)
 {
-    return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr_kind("convergent")) != NULL;
+    return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, gm_attr_kind("convergent")) != NULL;
 }
 
 /* The function a call instruction calls directly, or NULL. */
@@ -50,8 +45,8 @@ static int calls_convergent(LLVMValueRef f)
 
 static void drop_fn_attrs(LLVMValueRef f)
 {
-    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr_kind("memory"));
-    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr_kind("nosync"));
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, gm_attr_kind("memory"));
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, gm_attr_kind("nosync"));
 }
 
 /* Calls of convergent, non-intrinsic functions lose memory(...)/nosync. */
@@ -62,8 +57,8 @@ static void drop_call_attrs(LLVMValueRef f)
             LLVMValueRef c = callee_of(i);
             if (!c || LLVMGetIntrinsicID(c) || !is_convergent(c))
                 continue;
-            LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, attr_kind("memory"));
-            LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, attr_kind("nosync"));
+            LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, gm_attr_kind("memory"));
+            LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, gm_attr_kind("nosync"));
         }
 }
 
@@ -76,7 +71,7 @@ void gm_mend_attributes(LLVMModuleRef m)
             if (LLVMIsDeclaration(f) || gm_is_native_copy(f) || is_convergent(f) || !calls_convergent(f))
                 continue;
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(ctx, attr_kind("convergent"), 0));
+                                    LLVMCreateEnumAttribute(ctx, gm_attr_kind("convergent"), 0));
             changed = 1;
         }
     }

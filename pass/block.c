@@ -13,7 +13,7 @@
  * modules with dynamic shared memory, loops and non-kernel functions get
  * NULL: the handler updates memory directly. For A/B measurements, the
  * hidden option -gm-diag-no-block turns every call into NULL. Depends on
- * LLVM-C (Core, Target), calls.c, diag.h and the handler SDK's names.
+ * LLVM-C (Core, Target), calls.c, cycles.cpp, diag.h and the handler SDK's names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +174,7 @@ static void add_calls(const struct gm_bkern *k, LLVMBuilderRef b, LLVMValueRef f
 }
 
 /* Assigns each call of a kernel its (analysis, offset), or none (off 0). */
-static void assign(struct gm_bkern *k, struct gm_blocks *g, LLVMModuleRef m, LLVMValueRef *calls,
+static void assign(struct gm_bkern *k, struct gm_cycles *g, LLVMModuleRef m, LLVMValueRef *calls,
                    size_t n, unsigned *off, struct gm_ban **an)
 {
     for (size_t i = 0; i < n; i++) {
@@ -204,11 +204,10 @@ static int lower_function(LLVMModuleRef m, LLVMValueRef f, LLVMBuilderRef b, uns
     if (!k || !off || !an)
         abort();
     k->avail = gm_is_kernel(m, f) ? avail : 0;
-    struct gm_blocks g;
-    gm_cfg_blocks_init(&g, f);
+    struct gm_cycles *g = gm_cycles_new(f);
     if (k->avail)
-        assign(k, &g, m, calls, n, off, an);
-    gm_cfg_blocks_free(&g);
+        assign(k, g, m, calls, n, off, an);
+    gm_cycles_free(g);
     for (int i = 0; i < k->n; i++)
         if (k->a[i].n)
             make_array(m, &k->a[i]);

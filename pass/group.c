@@ -96,9 +96,7 @@ static int harmless_call(LLVMValueRef in)
     const char *name = LLVMGetValueName2(f, &n);
     if (gm_starts_with(name, "llvm.lifetime.") || gm_starts_with(name, "llvm.dbg."))
         return 1;
-    unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
-    return a && LLVMGetEnumAttributeValue(a) == 0;   /* memory(none) */
+    return gm_intrinsic_pure(f);
 }
 
 /* Whether b follows a in their block with no call between but harmless

@@ -12,9 +12,10 @@
  * (plain loads, arithmetic, address computation, intrinsics without memory
  * effects), never past a store, an atomic, a fence, a volatile load, a
  * call, a phi or a definition of what it reads that is not pure arithmetic
- * (a loaded pointer), and only as far as the first load it passes: with no
- * load to pass it stays where it is. The arithmetic that computes its
- * address (a GEP between the loads) moves up with it, in its order. The calls
+ * or a read of a by-value kernel parameter (param.c) (a pointer loaded from
+ * memory), and only as far as the first load it passes: with no load to
+ * pass it stays where it is. The arithmetic that computes its address (a
+ * GEP between the loads) moves up with it, in its order. The calls
  * of earlier sites are calls, so sites keep their order. The handlers see
  * the same arguments under the same mask (one basic block, nothing between
  * that could exit a thread or split the warp); only user loads, which write
@@ -27,21 +28,16 @@
 #include <stdio.h>
 #include <string.h>
 
-static unsigned memory_kind(void)
-{
-    static unsigned k;
-    if (!k) k = LLVMGetEnumAttributeKindForName("memory", 6);
-    return k;
-}
-
-/* 1 if call i has no memory effects and returns: llvm.nvvm.read.ptx.sreg.*,
- * arithmetic intrinsics. memory(none) is the attribute value 0. */
+/* 1 if call i has no memory effects: an intrinsic such as
+ * llvm.nvvm.read.ptx.sreg.* or arithmetic, or inline asm marked
+ * memory(none) (clang marks asm without `volatile` or a memory clobber so:
+ * cuda_fp8.hpp's conversions). */
 static int pure_call(LLVMValueRef i)
 {
     LLVMValueRef f = LLVMGetCalledValue(i);
-    if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f)) return 0;
-    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, memory_kind());
-    return a && LLVMGetEnumAttributeValue(a) == 0;
+    if (f && LLVMIsAInlineAsm(f))
+        return gm_memory_none(LLVMGetCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, gm_attr_kind("memory")));
+    return gm_intrinsic_pure(f);
 }
 
 /* 1 if a call may move up past instruction i (i does not write memory,
@@ -61,11 +57,13 @@ static int passable(LLVMValueRef i)
     }
 }
 
-/* 1 if i only computes a value from its operands (an address, an index):
- * it may move up with a call that reads it. */
+/* 1 if i only computes a value from its operands (an address, an index)
+ * or reads a kernel's by-value parameter (param.c: constant for the
+ * kernel): it may move up with a call that reads it. */
 static int pure(LLVMValueRef i)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMLoad) return gm_kernel_param_read(LLVMGetOperand(i, 0));
     return op == LLVMGetElementPtr || (op >= LLVMTrunc && op <= LLVMAddrSpaceCast) ||
            (op >= LLVMAdd && op <= LLVMXor) || op == LLVMICmp || op == LLVMFCmp || op == LLVMSelect ||
            op == LLVMFreeze || op == LLVMExtractValue || op == LLVMExtractElement;
@@ -105,7 +103,11 @@ LLVMValueRef gm_hoist_point(LLVMValueRef site, LLVMValueRef *ops, int nops)
     LLVMValueRef at = site;
     int moved = 0;   /* carried definitions below at */
     for (LLVMValueRef p = LLVMGetPreviousInstruction(site); p; p = LLVMGetPreviousInstruction(p)) {
-        if (defines(&h, p) ? !carry(&h, p) : !passable(p)) break;
+        if (defines(&h, p)) {
+            if (!carry(&h, p)) break;
+            continue;
+        }
+        if (!passable(p)) break;
         if (LLVMGetInstructionOpcode(p) == LLVMLoad) at = p, moved = h.ncarry;
     }
     if (at == site) return site;

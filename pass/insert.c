@@ -7,7 +7,7 @@
  * order given, each that may branch followed by a warp reconvergence
  * (call_all); lanes that split at a branch around such calls meet again
  * where the branch's sides join (region reconvergence, reconverge_regions).
- * Depends on LLVM-C (Core) and calls.c.
+ * Depends on LLVM-C (Core), calls.c and domtree.cpp.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -128,139 +128,6 @@ static void call_all(struct gm_ins *x, enum gm_ev ev, uint32_t site, LLVMValueRe
     gm_ool_call(&x->ool, x->b, ev, args, nargs);
 }
 
-/*
- * Region reconvergence. Natively ptxas reconverges a warp where the two
- * sides of a branch meet again; around the inlined trace handler (its ring
- * reservation loop) it did not (measured on the H100: spmv_ell's trace had
- * 104,080 records of a load that the native kernel issues 8,192 times, the
- * lanes that skipped an `if` ran ahead to the next load; docs/trace.md). So
- * the pass makes the reconvergence explicit: for a block D that branches, it
- * takes the first post-dominator P that lies on no cycle avoiding D (an if's
- * join, a loop's exit); if D dominates P, D lies on no cycle avoiding P and
- * a handler call that may branch lies between them, the lanes active at the
- * end of D (activemask) meet again at the start of P (bar.warp.sync). Each
- * of them reaches P exactly once before D runs again, so the sync cannot
- * wait for a lane that never comes.
- */
-struct gm_flow {
-    int n;                       /* blocks; node n is a virtual exit */
-    LLVMBasicBlockRef *bb;
-    int *succ, *soff, *pred, *poff; /* edge lists: succ[soff[i] .. soff[i+1]) */
-    int *idom, *ipdom, *po, *mark, stamp;
-    char *div;                   /* block holds a call that may branch */
-};
-
-static void *gm_calloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) abort();
-    return p;
-}
-
-static int cmp_bb(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)((const LLVMBasicBlockRef *)a)[0];
-    uintptr_t y = (uintptr_t)((const LLVMBasicBlockRef *)b)[0];
-    return x < y ? -1 : x > y;
-}
-
-/* Index of bb: sorted holds (block, index) pairs. */
-static int bb_index(LLVMBasicBlockRef *sorted, int n, LLVMBasicBlockRef bb)
-{
-    LLVMBasicBlockRef *e = bsearch(&bb, sorted, (size_t)n, 2 * sizeof *sorted, cmp_bb);
-    return e ? (int)(uintptr_t)e[1] : -1;
-}
-
-/* Edge lists (block -> successors, exits -> node n) and their reverse. */
-static void cfg_edges(struct gm_flow *g, LLVMBasicBlockRef *sorted)
-{
-    int n = g->n, m = 0;
-    int *cnt = gm_calloc((size_t)n + 2, sizeof *cnt);
-    g->soff = gm_calloc((size_t)n + 2, sizeof *g->soff);
-    for (int i = 0; i < n; i++) {
-        unsigned k = LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(g->bb[i]));
-        g->soff[i + 1] = g->soff[i] + (k ? (int)k : 1);
-    }
-    g->soff[n + 1] = g->soff[n];
-    g->succ = gm_calloc((size_t)g->soff[n] + 1, sizeof *g->succ);
-    for (int i = 0; i < n; i++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[i]);
-        unsigned k = LLVMGetNumSuccessors(t);
-        for (unsigned j = 0; j < k; j++) {
-            int v = bb_index(sorted, n, LLVMGetSuccessor(t, j));
-            g->succ[m++] = v < 0 ? n : v;
-        }
-        if (!k) g->succ[m++] = n;
-    }
-    for (int e = 0; e < m; e++) cnt[g->succ[e] + 1]++;
-    g->poff = gm_calloc((size_t)n + 2, sizeof *g->poff);
-    for (int v = 0; v <= n; v++) g->poff[v + 1] = g->poff[v] + cnt[v + 1];
-    g->pred = gm_calloc((size_t)m + 1, sizeof *g->pred);
-    memset(cnt, 0, ((size_t)n + 2) * sizeof *cnt);
-    for (int i = 0; i < n; i++)
-        for (int e = g->soff[i]; e < g->soff[i + 1]; e++) {
-            int v = g->succ[e];
-            g->pred[g->poff[v] + cnt[v]++] = i;
-        }
-    free(cnt);
-}
-
-/* Postorder numbers (po, -1 unreachable) from start along (out, ooff); returns the order. */
-static int *postorder(struct gm_flow *g, int start, const int *out, const int *ooff, int *cnt)
-{
-    int nn = g->n + 1, top = 0, k = 0;
-    int *order = gm_calloc((size_t)nn, sizeof *order), *st = gm_calloc((size_t)nn, sizeof *st);
-    int *next = gm_calloc((size_t)nn, sizeof *next);
-    for (int v = 0; v < nn; v++) g->po[v] = -1, next[v] = ooff[v];
-    st[top++] = start;
-    g->po[start] = -2;
-    while (top) {
-        int v = st[top - 1];
-        if (next[v] < ooff[v + 1]) {
-            int w = out[next[v]++];
-            if (w >= 0 && g->po[w] == -1) g->po[w] = -2, st[top++] = w;
-            continue;
-        }
-        g->po[v] = k;
-        order[k++] = v;
-        top--;
-    }
-    free(st);
-    free(next);
-    *cnt = k;
-    return order;
-}
-
-static int intersect(const int *po, const int *idom, int a, int b)
-{
-    while (a != b) {
-        while (po[a] < po[b]) a = idom[a];
-        while (po[b] < po[a]) b = idom[b];
-    }
-    return a;
-}
-
-/* Immediate dominators (Cooper, Harvey, Kennedy) along (out, ooff), preds (in, ioff). */
-static void dominators(struct gm_flow *g, int start, const int *out, const int *ooff,
-                       const int *in, const int *ioff, int *idom)
-{
-    int k, *order = postorder(g, start, out, ooff, &k);
-    for (int v = 0; v <= g->n; v++) idom[v] = -1;
-    idom[start] = start;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = k - 2; i >= 0; i--) {
-            int v = order[i], d = -1;
-            for (int e = ioff[v]; e < ioff[v + 1]; e++) {
-                int p = in[e];
-                if (p >= 0 && idom[p] >= 0) d = d < 0 ? p : intersect(g->po, idom, p, d);
-            }
-            if (idom[v] != d) idom[v] = d, changed = 1;
-        }
-    }
-    free(order);
-}
-
 static void set_loc(struct gm_ins *x, LLVMValueRef in)
 {
     gm_set_loc(x->b, LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)), in);
@@ -338,27 +205,26 @@ static void site_calls(struct gm_ins *x, const struct gm_site_rec *r, uint32_t i
     }
 }
 
-/* Marks (mark == stamp) what the successors of a reach without entering avoid. */
-static void reach(struct gm_flow *g, int a, int avoid, int *st)
+/*
+ * Region reconvergence. Natively ptxas reconverges a warp where the two
+ * sides of a branch meet again; around the inlined trace handler (its ring
+ * reservation loop) it did not (measured on the H100: spmv_ell's trace had
+ * 104,080 records of a load that the native kernel issues 8,192 times, the
+ * lanes that skipped an `if` ran ahead to the next load; docs/trace.md). So
+ * the pass makes the reconvergence explicit: for a block D that branches, it
+ * takes the first post-dominator P that lies on no cycle avoiding D (an if's
+ * join, a loop's exit); if D dominates P, D lies on no cycle avoiding P and
+ * a handler call that may branch lies between them, the lanes active at the
+ * end of D (activemask) meet again at the start of P (bar.warp.sync). Each
+ * of them reaches P exactly once before D runs again, so the sync cannot
+ * wait for a lane that never comes. Dominators and post-dominators come
+ * from LLVM's trees (domtree.cpp).
+ */
+static void *gm_calloc(size_t n, size_t sz)
 {
-    int top = 0;
-    g->stamp++;
-    for (int e = g->soff[a]; e < g->soff[a + 1]; e++) st[top++] = g->succ[e];
-    while (top) {
-        int v = st[--top];
-        if (v == avoid || g->mark[v] == g->stamp) continue;
-        g->mark[v] = g->stamp;
-        for (int e = g->soff[v]; e < g->soff[v + 1]; e++) st[top++] = g->succ[e];
-    }
-}
-
-static int dominates(const struct gm_flow *g, int d, int p)
-{
-    for (int v = p; v >= 0; v = g->idom[v]) {
-        if (v == d) return 1;
-        if (g->idom[v] == v) return 0;
-    }
-    return 0;
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) abort();
+    return p;
 }
 
 /*
@@ -367,22 +233,23 @@ static int dominates(const struct gm_flow *g, int d, int p)
  * entered after D is left first). -1 when D lies on a cycle avoiding P (D is
  * in a loop that P is outside), when D does not dominate P, when D cannot
  * diverge before P (one successor, which is P), or when no call that may
- * branch lies between them.
+ * branch (div) lies between them. mark: room for a flag per block.
  */
-static int meet_point(struct gm_flow *g, int d, int *st)
+static int meet_point(const struct gm_dom *g, const char *div, char *mark, int d)
 {
-    int p = g->ipdom[d], div = 0;
+    int n = gm_dom_count(g), p = gm_dom_ipdom(g, d), any = 0;
     for (;;) {
-        if (p < 0 || p >= g->n) return -1;
-        reach(g, d, p, st);
-        if (g->mark[d] == g->stamp) return -1;
-        for (int v = 0; v < g->n && !div; v++) div = g->mark[v] == g->stamp && g->div[v];
-        reach(g, p, d, st);
-        if (g->mark[p] != g->stamp) break;
-        p = g->ipdom[p];
+        if (p < 0) return -1;
+        gm_dom_reach(g, d, p, mark);
+        if (mark[d]) return -1;
+        for (int v = 0; v < n && !any; v++) any = mark[v] && div[v];
+        gm_dom_reach(g, p, d, mark);
+        if (!mark[p]) break;
+        p = gm_dom_ipdom(g, p);
     }
-    int one = g->soff[d + 1] - g->soff[d] == 1 && g->succ[g->soff[d]] == p;
-    return !div || one || !dominates(g, d, p) ? -1 : p;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(gm_dom_block(g, d));
+    int one = LLVMGetNumSuccessors(t) == 1 && LLVMGetSuccessor(t, 0) == gm_dom_block(g, p);
+    return !any || one || !gm_dom_dominates(g, d, p) ? -1 : p;
 }
 
 static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
@@ -392,50 +259,26 @@ static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
     return in;
 }
 
-static void cfg_build(struct gm_flow *g, struct gm_ins *x, LLVMValueRef fn)
-{
-    int n = g->n = (int)LLVMCountBasicBlocks(fn);
-    g->bb = gm_calloc((size_t)n, sizeof *g->bb);
-    LLVMGetBasicBlocks(fn, g->bb);
-    LLVMBasicBlockRef *sorted = gm_calloc(2 * (size_t)n, sizeof *sorted);
-    for (int i = 0; i < n; i++) sorted[2 * i] = g->bb[i], sorted[2 * i + 1] = (LLVMBasicBlockRef)(uintptr_t)i;
-    qsort(sorted, (size_t)n, 2 * sizeof *sorted, cmp_bb);
-    cfg_edges(g, sorted);
-    g->div = gm_calloc((size_t)n + 1, 1);
-    for (size_t i = 0; i < x->ndiv; i++) {
-        int v = bb_index(sorted, n, x->div[i]);
-        if (v >= 0) g->div[v] = 1;
-    }
-    free(sorted);
-    g->po = gm_calloc((size_t)n + 1, sizeof *g->po);
-    g->mark = gm_calloc((size_t)n + 1, sizeof *g->mark);
-    g->idom = gm_calloc((size_t)n + 1, sizeof *g->idom);
-    g->ipdom = gm_calloc((size_t)n + 1, sizeof *g->ipdom);
-    dominators(g, 0, g->succ, g->soff, g->pred, g->poff, g->idom);
-    dominators(g, n, g->pred, g->poff, g->succ, g->soff, g->ipdom);
-}
-
-static void cfg_free(struct gm_flow *g)
-{
-    free(g->bb), free(g->succ), free(g->soff), free(g->pred), free(g->poff);
-    free(g->idom), free(g->ipdom), free(g->po), free(g->mark), free(g->div);
-}
-
-/* The region syncs of one function (comment above struct gm_flow). */
+/* The region syncs of one function (comment above gm_calloc). */
 static void reconverge_regions(struct gm_ins *x, LLVMValueRef fn)
 {
-    struct gm_flow g = {0};
-    cfg_build(&g, x, fn);
-    int *st = gm_calloc(2 * (size_t)g.soff[g.n] + 2, sizeof *st);
+    struct gm_dom *g = gm_dom_new(fn);
+    int n = gm_dom_count(g);
+    char *div = gm_calloc((size_t)n, 1), *mark = gm_calloc((size_t)n, 1);
+    char *synced = gm_calloc((size_t)n, 1);
+    for (size_t i = 0; i < x->ndiv; i++) {
+        int v = gm_dom_index(g, x->div[i]);
+        if (v >= 0) div[v] = 1;
+    }
     LLVMTypeRef mty, sty;
     LLVMValueRef am = intrinsic(x, "llvm.nvvm.activemask", &mty);
     LLVMValueRef ws = intrinsic(x, "llvm.nvvm.bar.warp.sync", &sty);
-    char *synced = gm_calloc((size_t)g.n, 1);
-    for (int d = 0; d < g.n; d++) {
-        int p = meet_point(&g, d, st);
+    for (int d = 0; d < n; d++) {
+        int p = meet_point(g, div, mark, d);
         if (p < 0 || synced[p]) continue;
         synced[p] = 1;
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(g.bb[d]), at = first_non_phi(g.bb[p]);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(gm_dom_block(g, d));
+        LLVMValueRef at = first_non_phi(gm_dom_block(g, p));
         LLVMPositionBuilderBefore(x->b, t);
         set_loc(x, t);
         LLVMValueRef mask = LLVMBuildCall2(x->b, mty, am, NULL, 0, "gm.rmask");
@@ -444,8 +287,9 @@ static void reconverge_regions(struct gm_ins *x, LLVMValueRef fn)
         LLVMBuildCall2(x->b, sty, ws, &mask, 1, "");
     }
     free(synced);
-    free(st);
-    cfg_free(&g);
+    free(mark);
+    free(div);
+    gm_dom_free(g);
 }
 
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,

@@ -71,16 +71,27 @@ void gm_drop_dead_handler_calls(LLVMModuleRef m);  /* dead.c */
  * NULL) gives memory sites' instructions for loop steps (loopinv.c). */
 int gm_accum_lower(LLVMModuleRef m, const struct gm_sites *s);
 int gm_accum_is_late(LLVMValueRef f);
-/* Blocks of a function, sorted by address, with a visit stamp each (accum.c). */
-struct gm_blocks { LLVMBasicBlockRef *bb, *stack; unsigned *stamp; unsigned n, now; };
+/* The blocks of a function on a CFG cycle (cycles.cpp, LLVM's scc_iterator). */
+struct gm_cycles;
+struct gm_cycles *gm_cycles_new(LLVMValueRef f);
+void gm_cycles_free(struct gm_cycles *c);
+int gm_on_cycle(const struct gm_cycles *c, LLVMBasicBlockRef b);   /* b lies in a loop */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
-                     struct gm_blocks *g);
-int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g);
+                     struct gm_cycles *g);
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_cycles *g);
+/* Dominance in f (domtree.cpp, LLVM's DominatorTree and PostDominatorTree):
+ * blocks numbered 0 .. gm_dom_count - 1 in their order in f. */
+struct gm_dom;
+struct gm_dom *gm_dom_new(LLVMValueRef f);
+void gm_dom_free(struct gm_dom *g);
+int gm_dom_count(const struct gm_dom *g);
+LLVMBasicBlockRef gm_dom_block(const struct gm_dom *g, int b);
+int gm_dom_index(const struct gm_dom *g, LLVMBasicBlockRef bb);   /* -1: not in f */
+int gm_dom_ipdom(const struct gm_dom *g, int b);  /* -1: none, the virtual exit */
+int gm_dom_dominates(const struct gm_dom *g, int a, int b);
+void gm_dom_reach(const struct gm_dom *g, int from, int avoid, char *mark);
 /* Loop nesting depth of each of n blocks of f (loops.cpp, LLVM's LoopInfo). */
 void gm_loop_depths(LLVMValueRef f, const LLVMBasicBlockRef *bb, size_t n, unsigned *depth);
-void gm_cfg_blocks_init(struct gm_blocks *g, LLVMValueRef f);
-void gm_cfg_blocks_free(struct gm_blocks *g);
-int gm_on_cycle(struct gm_blocks *g, LLVMBasicBlockRef b);   /* b lies in a loop */
 void gm_fold_null_tests(LLVMValueRef call, int nonnull);     /* icmp call, null -> constant */
 /* Block accumulators in shared memory (block.c): returns 1 if any was made. */
 int gm_block_lower(LLVMModuleRef m);
@@ -116,6 +127,8 @@ char *gm_loc_file(LLVMValueRef v);    /* same for an instruction's location */
 /* Site selection and call insertion. */
 int gm_select_sites(LLVMModuleRef m, LLVMValueRef *fns, size_t nfns,
                     const struct gm_active *a, struct gm_sites *s);
+/* param.c: 1 if a load from ptr reads a kernel's read-only byval argument. */
+int gm_kernel_param_read(LLVMValueRef ptr);
 int gm_mem_site(LLVMValueRef inst, LLVMTargetDataRef td, const struct gm_active *a,
                 struct gm_sites *s, struct gm_site_rec *proto);
 int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_handlers *h,
@@ -205,6 +218,11 @@ void gm_used_move_last(LLVMModuleRef m);   /* after every other global */
 LLVMValueRef gm_prefixed_callee(LLVMValueRef in, const char *prefix);
 size_t gm_prefixed_calls(LLVMValueRef f, const char *prefix, LLVMValueRef **out);
 void gm_set_loc(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef near);
+/* util.c: an enum attribute's kind by name; 1 if attribute a is
+ * memory(none); 1 if f is an intrinsic marked memory(none). */
+unsigned gm_attr_kind(const char *name);
+int gm_memory_none(LLVMAttributeRef a);
+int gm_intrinsic_pure(LLVMValueRef f);
 /* hoist.c: the instruction before which site's "before" calls go (site, or
  * the first of the loads above it that they may pass); ops: their operands. */
 LLVMValueRef gm_hoist_point(LLVMValueRef site, LLVMValueRef *ops, int nops);

@@ -16,7 +16,7 @@
  * D = 0 for the whole kernel: word 5 = 1 right after the accumulator's
  * zeroing at kernel entry (words 2..4 stay 0).
  * -gm-diag-no-loopinv turns it off (A/B measurements). Depends on LLVM-C
- * (Core, Target), diag.h, internal.h and accum.c (gm_on_cycle) only.
+ * (Core, Target), diag.h, internal.h and cycles.cpp (gm_on_cycle) only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +309,7 @@ static void store_word(LLVMBuilderRef b, LLVMValueRef slot, unsigned i, LLVMValu
 
 /* ptr has the same value at every execution of a site it addresses: it
  * is not an instruction, or its block runs at most once per thread. */
-static int fixed_address(struct gm_blocks *g, LLVMValueRef ptr)
+static int fixed_address(struct gm_cycles *g, LLVMValueRef ptr)
 {
     return !LLVMIsAInstruction(ptr) || !gm_on_cycle(g, LLVMGetInstructionParent(ptr));
 }
@@ -367,7 +367,7 @@ static struct li li_for(LLVMBuilderRef b, LLVMValueRef inst, int dry)
 
 /* 1 if gm_loopinv_store would store a step for the site: its address is
  * fixed or steps by an invariant D per iteration (builds nothing). */
-int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g)
+int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_cycles *g)
 {
     if (!eligible(inst, ptr))
         return 0;
@@ -383,7 +383,7 @@ int gm_loopinv_has_step(LLVMValueRef inst, LLVMValueRef ptr, struct gm_blocks *g
  * ptr) steps by an invariant D per iteration, or 1 and the entry store if
  * its address is fixed; 0 otherwise (nothing built). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
-                     struct gm_blocks *g)
+                     struct gm_cycles *g)
 {
     if (!eligible(inst, ptr))
         return 0;

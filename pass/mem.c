@@ -2,8 +2,8 @@
 /*
  * Memory sites: classifies one instruction (load, store, atomicrmw, cmpxchg,
  * masked load / store, NVVM atomic / ldg / ldu intrinsics, memcpy / memmove /
- * memset) and records its site(s) with the info word of abi.h. Depends on
- * LLVM-C.
+ * memset) and records its site(s) with the info word of abi.h; reads of a
+ * kernel's by-value parameter are none (param.c). Depends on LLVM-C.
  */
 #include <string.h>
 #include "internal.h"
@@ -126,6 +126,7 @@ int gm_mem_site(LLVMValueRef in, LLVMTargetDataRef td, const struct gm_active *a
     struct gm_access x = {0};
     switch (LLVMGetInstructionOpcode(in)) {
     case LLVMLoad:
+        if (gm_kernel_param_read(LLVMGetOperand(in, 0))) return 0;   /* param.c */
         x = (struct gm_access){LLVMGetOperand(in, 0), NULL, LLVMTypeOf(in), load_flags(in), 1};
         break;
     case LLVMStore:

@@ -23,7 +23,7 @@
  * are the same either way: the handlers receive the same arguments.
  * Runs of sites that can share one count (group.c) call one group copy
  * at their first site instead (gm_ool_group_call).
- * Depends on LLVM-C (Core), accum.c (gm_cfg_blocks, gm_on_cycle), calls.c,
+ * Depends on LLVM-C (Core), cycles.cpp (gm_on_cycle), calls.c,
  * group.c, insert.c, loopinv.c (gm_loopinv_has_step), loops.cpp, oolstats.c.
  */
 #include <stdio.h>
@@ -120,7 +120,7 @@ static struct cand site_cost(const struct gm_ool *o, size_t i)
 
 /* Loop depth (o->depth) and loop step (GM_OOL_STEP) of the loop sites
  * of f among [i0, i1). */
-static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_blocks *g)
+static void traits(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1, struct gm_cycles *g)
 {
     LLVMBasicBlockRef *bb = calloc(i1 - i0 + 1, sizeof *bb);
     unsigned *d = calloc(i1 - i0 + 1, sizeof *d);
@@ -171,8 +171,7 @@ static int cmp_cand(const void *a, const void *b)
  * a later, smaller one may still fit. */
 static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
 {
-    struct gm_blocks g;
-    gm_cfg_blocks_init(&g, f);
+    struct gm_cycles *g = gm_cycles_new(f);
     unsigned long long budget = (unsigned long long)gm_count_insts(f) * (unsigned)o->growth_pct / 100;
     struct cand *c = calloc(i1 - i0 + 1, sizeof *c);
     if (!c)
@@ -180,12 +179,12 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
     size_t nc = 0, nloop = 0;
     for (size_t i = i0; i < i1; i++) {
         o->plan[i] |= GM_OOL_KERNEL;
-        if (!gm_on_cycle(&g, LLVMGetInstructionParent(o->sites->v[i].inst)))
+        if (!gm_on_cycle(g, LLVMGetInstructionParent(o->sites->v[i].inst)))
             continue;
         nloop++;
         o->plan[i] |= GM_OOL_LOOP;
     }
-    traits(o, f, i0, i1, &g);
+    traits(o, f, i0, i1, g);
     for (size_t i = i0; i < i1; i++) {
         struct cand x = site_cost(o, i);
         x.depth = o->depth[i], x.class = site_class(o, i);
@@ -207,7 +206,7 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
     if (gm_diag(GM_DIAG_SITES))
         gm_ool_print_plan(o, f, i0, i1, spent, budget, acc);
     free(c);
-    gm_cfg_blocks_free(&g);
+    gm_cycles_free(g);
 }
 
 /* Decides for every site, before any call is inserted, whether its

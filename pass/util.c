@@ -82,3 +82,19 @@ unsigned gm_count_insts(LLVMValueRef f)
             n++;
     return n;
 }
+
+unsigned gm_attr_kind(const char *name)
+{
+    return LLVMGetEnumAttributeKindForName(name, strlen(name));
+}
+
+int gm_memory_none(LLVMAttributeRef a)
+{
+    return a && LLVMGetEnumAttributeValue(a) == 0;   /* memory(none) */
+}
+
+int gm_intrinsic_pure(LLVMValueRef f)
+{
+    return f && LLVMIsAFunction(f) && LLVMGetIntrinsicID(f) &&
+           gm_memory_none(LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, gm_attr_kind("memory")));
+}

@@ -4,7 +4,8 @@
 ; past the arithmetic between them, but not past a definition of its own
 ; address or value, a store, a volatile load, a call with memory effects or
 ; a phi, and not at all when it would pass no load. Sites keep their order.
-; A branch's call moves up past the loads its condition does not read.
+; A branch's call moves up past the loads its condition does not read; inline
+; asm marked memory(none) is passed, asm with side effects is not.
 ; -gm-diag-no-hoist leaves every call at its site.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.bc -gm-inline-all -gm-reconverge=false -gm-inst-before=memory,cond-branches -gm-inst-after= -S %s -o %t.ll
@@ -96,3 +97,26 @@ t:
 e:
   ret void
 }
+
+; Inline asm marked memory(none) (a conversion, cuda_fp8.hpp) is passed;
+; asm with side effects is not.
+; CHECK-LABEL: define ptx_kernel void @asm(
+; CHECK: call void @sink_mem(i32 13,
+; CHECK-NEXT: ptrtoint
+; CHECK-NEXT: call void @sink_mem(i32 14,
+; CHECK-NEXT: %a = load i32
+; CHECK-NEXT: %c = call i32 asm "cvt
+; CHECK-NEXT: %b = load i32
+; CHECK-NEXT: call void asm sideeffect
+; CHECK-NEXT: ptrtoint
+; CHECK-NEXT: call void @sink_mem(i32 15,
+; CHECK-NEXT: %d = load i32
+define ptx_kernel void @asm(ptr addrspace(1) %p, ptr addrspace(1) %q) {
+  %a = load i32, ptr addrspace(1) %p
+  %c = call i32 asm "cvt.u32.u32 $0, $1;", "=r,r"(i32 %a) #0
+  %b = load i32, ptr addrspace(1) %q
+  call void asm sideeffect "membar.gl;", ""()
+  %d = load i32, ptr addrspace(1) %p
+  ret void
+}
+attributes #0 = { convergent nounwind memory(none) }
