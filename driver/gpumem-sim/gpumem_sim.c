@@ -196,8 +196,8 @@ int main(int argc, char **argv)
         rc = gm_run_trace(&r, o.file);
     }
     if (rc) { die(r.err); gm_run_free(&r); return 1; }
-    int bad = o.ref ? gm_ref_compare(stderr, &r) : 0;
     gm_run_finish(&r);
+    int bad = o.ref ? gm_ref_compare(stderr, &r) : 0;
     if (o.fmt == FMT_JSON) gm_print_json(stdout, &r);
     else if (o.fmt == FMT_CSV) gm_print_csv(stdout, &r);
     else if (o.fmt == FMT_COUNTERS) gm_print_text(stdout, &r);

@@ -33,6 +33,7 @@ struct gm_run {
     struct gm_run_launch *launches;
     size_t nlaunches;
     struct gm_counts final_wb;          /* dirty L2 written back at the end */
+    struct gm_counts ref_final_wb;      /* the reference model's (--ref) */
     uint64_t records, dropped, copies;
     uint32_t overlaps;                  /* allocations ignored (overlapping) */
     int torn;                           /* the trace file ends early */

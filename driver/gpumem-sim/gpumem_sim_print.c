@@ -156,10 +156,20 @@ void gm_print_json(FILE *f, const struct gm_run *r)
     fprintf(f, "]}\n");
 }
 
-/* Compares the fast simulator with the reference model; 0 when identical. */
+/* Compares the fast simulator with the reference model (after the end
+ * write-back: per launch, the write-back with the traffic of no launch,
+ * per allocation); 0 when identical. */
 int gm_ref_compare(FILE *f, const struct gm_run *r)
 {
     int bad = 0;
+    for (size_t k = 0; k < NF; k++) {
+        uint64_t a = gm_count_get(&r->final_wb, k), b = gm_count_get(&r->ref_final_wb, k);
+        if (a != b) {
+            fprintf(f, "reference differs: end write-back %s: fast %llu, reference %llu\n", fields[k].name,
+                    (unsigned long long)a, (unsigned long long)b);
+            bad = 1;
+        }
+    }
     for (size_t i = 0; i < r->nlaunches; i++)
         for (size_t k = 0; k < NF; k++) {
             uint64_t a = gm_count_get(&r->launches[i].c, k), b = gm_count_get(&r->ref_launch[i], k);

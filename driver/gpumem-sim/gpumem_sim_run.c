@@ -190,6 +190,7 @@ int gm_run_trace(struct gm_run *r, const char *path)
 int gm_run_finish(struct gm_run *r)
 {
     gm_sim_flush_l2(r->sim, &r->final_wb);
+    if (r->ref) gm_ref_flush_l2(r->ref, &r->ref_final_wb);
     return 0;
 }
 

@@ -40,21 +40,6 @@ void gm_big_free(void *p)
     munmap((void *)(uintptr_t)hdr[0], hdr[1]);
 }
 
-/* Header bytes per set: digests (2 per way, read in 32-byte groups) and
- * ages (1 per way) or 8-byte PLRU bits; a power of two up to 64 (a header
- * never straddles a cache line), else a multiple of 64. */
-static uint32_t header_bytes(uint32_t ways, enum gm_repl repl, uint32_t *plru_off)
-{
-    uint32_t digs = 2 * ways, need = repl == GM_REPL_PLRU ? (digs + 7) / 8 * 8 + 8 : 3 * ways;
-    uint32_t read = (digs + 31) / 32 * 32;
-    *plru_off = (digs + 7) / 8 * 8;
-    if (read > need) need = read;
-    if (need > 64) return (need + 63) / 64 * 64;
-    uint32_t h = 16;
-    while (h < need) h *= 2;
-    return h;
-}
-
 static void geometry(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash)
 {
     memset(c, 0, sizeof *c);
@@ -64,13 +49,13 @@ static void geometry(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_
     c->fm = UINT64_MAX / c->sets + 1;
     c->repl = repl;
     c->hash = hash;
-    c->hstride = header_bytes(ways, repl, &c->plru_off);
+    c->hstride = gm_header_bytes(ways, repl, &c->plru_off);
 }
 
 size_t gm_cache_arena_size(uint64_t bytes, uint32_t ways, enum gm_repl repl)
 {
     uint32_t off, sets = (uint32_t)(bytes / GM_LINE_BYTES / ways);
-    size_t sz = (size_t)sets * header_bytes(ways, repl, &off) + (size_t)sets * ways * sizeof(struct gm_line);
+    size_t sz = (size_t)sets * gm_header_bytes(ways, repl, &off) + (size_t)sets * ways * sizeof(struct gm_line);
     return (sz + 63) / 64 * 64;
 }
 

@@ -99,7 +99,25 @@ struct gm_cache {
     struct gm_line *data;  /* sets * ways, by way */
     int arena;             /* arrays live in a caller's arena */
     uint64_t *touched;     /* the owner's bitmap of sets inserted into (L1s), or NULL */
+    uint32_t fill, parts;  /* L2 (set by its owner): bytes a read miss fetches (0, 32: one sector),
+                              partitions */
 };
+
+/* Header bytes per set: digests (2 per way, read in 32-byte groups) and
+ * ages (1 per way) or 8-byte PLRU bits; a power of two up to 64 (a header
+ * never straddles a cache line), else a multiple of 64. Inline: with
+ * constant ways and policy it is a constant. */
+GM_INLINE uint32_t gm_header_bytes(uint32_t ways, enum gm_repl repl, uint32_t *plru_off)
+{
+    uint32_t digs = 2 * ways, need = repl == GM_REPL_PLRU ? (digs + 7) / 8 * 8 + 8 : 3 * ways;
+    uint32_t read = (digs + 31) / 32 * 32;
+    *plru_off = (digs + 7) / 8 * 8;
+    if (read > need) need = read;
+    if (need > 64) return (need + 63) / 64 * 64;
+    uint32_t h = 16;
+    while (h < need) h *= 2;
+    return h;
+}
 
 int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_repl repl, enum gm_hash hash);
 void gm_cache_reset(struct gm_cache *c);

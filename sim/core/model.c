@@ -77,7 +77,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
 {
     struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, dig, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
-    if (s->cfg.l2_partitions > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
+    if (c->parts > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
@@ -86,7 +86,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     uint32_t fullall = full_mask(e), full = fullall & mask;
     r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
     if (op != GM_OP_WRITE) {
-        uint32_t fetch = fill_group(mask & ~full, s->cfg.l2_fill) & ~fullall;
+        uint32_t fetch = fill_group(mask & ~full, c->fill) & ~fullall;
         r.f = (uint32_t)__builtin_popcount(fetch);
         gm_sec_or(e->valid, NULL, fetch);
     }
@@ -108,41 +108,155 @@ static void count_l2(struct gm_counts *C, uint32_t op, struct gm_l2res r)
     C->dram_rd += r.f;
 }
 
-/* Copy of cache c with its geometry as compile-time constants where the
- * caller passes literals: the copy never escapes, so the compiler folds
- * the way-count switches and replacement-policy branches away. */
-GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl)
+/* The cache c as the loops see it, with its geometry as compile-time
+ * constants where the caller passes literals: ways and policy, and with
+ * fixed = 1 (a preset's geometry) also the header layout, the L2 fill and
+ * the partitions. Only the fields the loops read are copied, and the copy
+ * never escapes, so the compiler keeps it in registers and folds the
+ * way-count switches, policy branches and header offsets away. */
+GM_INLINE struct gm_cache geo(const struct gm_cache *c, uint32_t ways, uint32_t repl, int fixed, uint32_t fill,
+                              uint32_t parts)
 {
-    struct gm_cache k = *c;
-    k.ways = ways;
-    k.repl = (enum gm_repl)repl;
+    struct gm_cache k = {.sets = c->sets, .pow2 = c->pow2, .fm = c->fm, .hash = c->hash, .hdr = c->hdr,
+                         .data = c->data, .touched = c->touched, .ways = ways, .repl = (enum gm_repl)repl};
+    if (fixed) {
+        k.hstride = gm_header_bytes(ways, (enum gm_repl)repl, &k.plru_off);
+        k.fill = fill;
+        k.parts = parts;
+    } else {
+        k.hstride = c->hstride;
+        k.plru_off = c->plru_off;
+        k.fill = c->fill;
+        k.parts = c->parts;
+    }
     return k;
 }
 
-/* A copy's or memset's access to the sectors in mask of one L2 line (no
- * launch's traffic): the line's state changes as for a kernel's access;
- * the DRAM sectors it reads go to the allocation (evictions already do).
- * The presets' L2 geometries get their constant-folded copies, as the
- * line loop's. */
-GM_INLINE void copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                         uint32_t op, uint32_t alloc, uint32_t l2w, uint32_t l2r)
+/* A geometry the loops are compiled for: L1 and L2 ways and policies, the
+ * L2 fill and partitions (fixed = 1: the presets', all constants), or the
+ * configuration's read at run time (fixed = 0, the general loops). */
+struct kgeo { uint32_t l1w, l1r, l2w, l2r, fill, parts; int fixed; };
+#define GEO_H100 ((struct kgeo){4, GM_REPL_PLRU, 20, GM_REPL_LRU, 64, 2, 1})
+#define GEO_RTX ((struct kgeo){4, GM_REPL_PLRU, 16, GM_REPL_LRU, 0, 1, 1})
+
+GM_INLINE struct kgeo cfg_geo(const struct gm_sim_config *c)
 {
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
-    struct gm_l2hint h = {-1, 0xff, 0};
-    struct gm_l2res r = l2_access(s, w, &l2, line, gm_dig(line + 1), gm_cache_set(&l2, line), alloc, 0, 0, mask, op,
-                                  bytes, h);
-    if (!r.f) return;
-    gm_ct(&w->allocs, alloc)->dram_rd += r.f;
-    gm_ct(&w->sites, 0)->dram_rd += r.f;
+    return (struct kgeo){c->l1_ways, c->l1_repl, c->l2_ways, c->l2_repl, c->l2_fill, c->l2_partitions, 0};
+}
+/* 1 when the configuration's L2 (and, with l1, its L1) is geometry g. */
+GM_INLINE int is_geo(const struct gm_sim_config *c, struct kgeo g, int l1)
+{
+    return c->l2_ways == g.l2w && c->l2_repl == g.l2r && c->l2_fill == g.fill && c->l2_partitions == g.parts &&
+           (!l1 || (c->l1_ways == g.l1w && c->l1_repl == g.l1r));
+}
+GM_INLINE struct gm_cache l1_geo(const struct gm_cache *c, struct kgeo g)
+{
+    return geo(c, g.l1w, g.l1r, g.fixed, 0, 1);
+}
+GM_INLINE struct gm_cache l2_geo(const struct gm_cache *c, struct kgeo g)
+{
+    return geo(c, g.l2w, g.l2r, g.fixed, g.fill, g.parts);
 }
 
-void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                        uint32_t op, uint32_t alloc)
+/* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
+ * byte masks. */
+static uint32_t line_bytes(uint64_t a, uint64_t n, uint32_t *bytes)
+{
+    uint32_t o0 = (uint32_t)(a & 127), o1 = n < 128u - o0 ? o0 + (uint32_t)n : 128u, smask = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t lo = o0 > 32 * k ? o0 - 32 * k : 0, hi = o1 > 32 * k ? o1 - 32 * k : 0;
+        lo = lo > 32 ? 32 : lo;
+        hi = hi > 32 ? 32 : hi;
+        bytes[k] = (uint32_t)((1ull << hi) - 1) & ~(uint32_t)((1ull << lo) - 1);
+        smask |= (uint32_t)(bytes[k] != 0) << k;
+    }
+    return smask;
+}
+
+/* One side (source or destination) of a copy: the live allocation last
+ * found (a copy walks through one or two allocations line by line; the
+ * live set does not change during a copy) and the DRAM sectors read for
+ * allocation acc_id not yet counted. */
+struct copy_side { uint64_t base, end; uint32_t id, acc_id, acc; };
+
+GM_INLINE uint32_t side_alloc(const struct gm_sim *s, struct copy_side *c, uint64_t addr)
+{
+    if (addr - c->base < c->end - c->base) return c->id;
+    uint64_t b, e;
+    uint32_t id = gm_live_find(&s->live, addr, &b, &e);
+    if (id) { c->base = b; c->end = e; c->id = id; }
+    return id;
+}
+
+/* Adds the side's DRAM reads to its allocation and to site 0. */
+static void side_flush(struct gm_worker *w, struct copy_side *c)
+{
+    if (!c->acc) return;
+    gm_ct(&w->allocs, c->acc_id)->dram_rd += c->acc;
+    gm_ct(&w->sites, 0)->dram_rd += c->acc;
+    c->acc = 0;
+}
+
+/* A copy's or memset's access to bytes [a, a + n) of one L2 line (no
+ * launch's traffic; whole = 1: the caller knows it is the whole line): the
+ * line's state changes as for a kernel's access; the DRAM sectors it reads
+ * go to the allocation (evictions already do). */
+GM_INLINE void copy_chunk(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l2, struct copy_side *c,
+                          uint64_t a, uint64_t n, uint32_t op, int whole)
+{
+    uint32_t bytes[4], mask = 0xf, alloc = side_alloc(s, c, a);
+    const uint32_t *b = NULL;   /* whole line */
+    if (!whole && ((a & 127) || n < 128)) {
+        mask = line_bytes(a, n, bytes);
+        b = bytes;
+    }
+    uint64_t line = a >> 7;
+    struct gm_l2hint h = {-1, 0xff, 0};
+    struct gm_l2res r = l2_access(s, w, l2, line, gm_dig(line + 1), gm_cache_set(l2, line), alloc, 0, 0, mask, op,
+                                  b, h);
+    if (!r.f) return;
+    if (alloc != c->acc_id) {
+        side_flush(w, c);
+        c->acc_id = alloc;
+    }
+    c->acc += r.f;   /* at most 4 per line: a copy of < 2^64 bytes fits */
+}
+
+/* The copy loop for one L2 geometry: chunk by chunk, up to the next line
+ * end of either side, a source line read, then a destination line
+ * written; once both sides are at line starts, whole lines up to the
+ * last. */
+GM_INLINE void copy_run(struct gm_sim *s, struct gm_worker *w, int rd, uint64_t rs, int wr, uint64_t ws, uint64_t n,
+                        struct kgeo g)
+{
+    struct gm_cache l2 = l2_geo(&s->l2, g);
+    struct copy_side src = {0}, dst = {0};
+    for (uint64_t done = 0; done < n;) {
+        uint64_t a = rd ? rs + done : ws + done, step = 128 - (a & 127);
+        if (wr && rd) {
+            uint64_t sw = 128 - ((ws + done) & 127);
+            step = sw < step ? sw : step;
+        }
+        step = step < n - done ? step : n - done;
+        if (rd) copy_chunk(s, w, &l2, &src, rs + done, step, GM_OP_READ, 0);
+        if (wr) copy_chunk(s, w, &l2, &dst, ws + done, step, GM_OP_WRITE, 0);
+        done += step;
+        if (((rd ? rs + done : 0) | (wr ? ws + done : 0)) & 127) continue;
+        for (; n - done >= 128; done += 128) {
+            if (rd) copy_chunk(s, w, &l2, &src, rs + done, 128, GM_OP_READ, 1);
+            if (wr) copy_chunk(s, w, &l2, &dst, ws + done, 128, GM_OP_WRITE, 1);
+        }
+    }
+    side_flush(w, &src);
+    side_flush(w, &dst);
+}
+
+void gm_model_copy(struct gm_sim *s, struct gm_worker *w, int rd, uint64_t rs, int wr, uint64_t ws, uint64_t n)
 {
     const struct gm_sim_config *c = &s->cfg;
-    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 20, GM_REPL_LRU);
-    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) copy_line(s, w, line, mask, bytes, op, alloc, 16, GM_REPL_LRU);
-    else copy_line(s, w, line, mask, bytes, op, alloc, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 0)) copy_run(s, w, rd, rs, wr, ws, n, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 0)) copy_run(s, w, rd, rs, wr, ws, n, GEO_RTX);
+    else copy_run(s, w, rd, rs, wr, ws, n, cfg_geo(c));
 }
 
 /* The outcomes of a run of requests with one allocation and site, per op
@@ -196,9 +310,9 @@ GM_INLINE struct gm_l2hint req_hint(const struct gm_cache *l2, const struct gm_l
  * where the caller passes literals, as lines() does): the same two-stage
  * prefetch as the serial pass. */
 GM_INLINE void l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k,
-                      uint32_t l2w, uint32_t l2r)
+                      struct kgeo g)
 {
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
+    struct gm_cache l2 = l2_geo(&s->l2, g);
     struct gm_l2hint ring[8];   /* hints of requests i .. i + GM_AHEAD, by index mod 8 */
     for (size_t i = 0; i < k && i < GM_AHEAD; i++) ring[i] = (struct gm_l2hint){-1, UINT32_MAX, 0};
     struct l2acc acc = {0};
@@ -216,9 +330,9 @@ GM_INLINE void l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2r
 void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k)
 {
     const struct gm_sim_config *c = &s->cfg;
-    if (c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 20, GM_REPL_LRU);
-    else if (c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) l2_run(s, w, q, k, 16, GM_REPL_LRU);
-    else l2_run(s, w, q, k, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 0)) l2_run(s, w, q, k, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 0)) l2_run(s, w, q, k, GEO_RTX);
+    else l2_run(s, w, q, k, cfg_geo(c));
 }
 
 static void push(const struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *q, uint32_t groups)
@@ -455,7 +569,7 @@ GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *strid
  * lines come in ascending order and a lane's first line is the last one
  * seen or a new one: each line access is made once, the same entries
  * the coalescer makes, without its lookups. */
-static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+static __attribute__((noinline)) void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
                         uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     struct gm_lacc *x = NULL;
@@ -494,7 +608,7 @@ static void add_strided(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
  * add_strided makes it) at line + k * stride / 128, with its own
  * allocation, set indices and digest (sets computed for all lanes at
  * once). The same entries as add_strided. */
-static void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
+GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint64_t stride, uint32_t width,
                      uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     uint32_t s1[32], s2[32], off = (uint32_t)addr & 31, sec = (uint32_t)(addr >> 5) & 3;
@@ -694,11 +808,13 @@ static void fold(struct gm_worker *w)
     w->nbuf = 0;
 }
 
-GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, uint32_t l1w,
-                             uint32_t l1r, const struct gm_cache *l2)
+GM_INLINE void prefetch_sets(const struct gm_sim *s, const struct gm_lacc *x, int par, struct kgeo g,
+                             const struct gm_cache *l2)
 {
-    (void)l1r;
-    if (x->op != GM_OP_ATOM) gm_cache_prefetch_n(&s->l1[x->sm], x->l1set, l1w);
+    if (x->op != GM_OP_ATOM) {
+        struct gm_cache l1 = l1_geo(&s->l1[x->sm], g);
+        gm_cache_prefetch(&l1, x->l1set);
+    }
     if (!par) gm_cache_prefetch(l2, x->l2set);
 }
 
@@ -724,18 +840,17 @@ GM_INLINE void hint_ahead(const struct gm_cache *l2, struct gm_lacc *b)
     y->l2abs = y->l2hint < 0 && fresh(b, GM_AHEAD, y->line);
 }
 
-/* The line loop for one L1/L2 geometry (ways and policies). */
-GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1w, uint32_t l1r, uint32_t l2w,
-                     uint32_t l2r)
+/* The line loop for one geometry. */
+GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, struct kgeo g)
 {
     uint32_t n = w->nbuf;
-    struct gm_cache l2 = geo(&s->l2, l2w, l2r);
-    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, l1w, l1r, &l2);
+    struct gm_cache l2 = l2_geo(&s->l2, g);
+    for (uint32_t i = 0; i < n && i < GM_AHEAD2; i++) prefetch_sets(s, &w->buf[i], par, g, &l2);
     for (uint32_t i = 0; i < n; i++) {
-        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, l1w, l1r, &l2);
+        if (i + GM_AHEAD2 < n) prefetch_sets(s, &w->buf[i + GM_AHEAD2], par, g, &l2);
         if (!par && i + GM_AHEAD < n) hint_ahead(&l2, w->buf + i);
         struct gm_lacc *x = &w->buf[i];
-        struct gm_cache l1 = geo(&s->l1[x->sm], l1w, l1r);
+        struct gm_cache l1 = l1_geo(&s->l1[x->sm], g);
         if (x->op == GM_OP_ATOM) {
             x->ns = (uint8_t)__builtin_popcount(x->smask);
             to_l2(s, w, &l2, x, GM_OP_ATOM, x->smask, x->bytes, par);
@@ -747,13 +862,13 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, uint32_t l1
 }
 
 /* Chooses the loop once per buffer: the presets' geometries get their own
- * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU; RTX 2080 Ti:
- * L2 16-way LRU), anything else the general one. */
+ * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU, 64 B fill,
+ * 2 partitions; RTX 2080 Ti: L2 16-way LRU, sector fill, 1 partition),
+ * anything else the general one. */
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
 {
     const struct gm_sim_config *c = &s->cfg;
-    int l1_4p = c->l1_ways == 4 && c->l1_repl == GM_REPL_PLRU;
-    if (l1_4p && c->l2_ways == 20 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 20, GM_REPL_LRU);
-    else if (l1_4p && c->l2_ways == 16 && c->l2_repl == GM_REPL_LRU) lines(s, w, par, 4, GM_REPL_PLRU, 16, GM_REPL_LRU);
-    else lines(s, w, par, c->l1_ways, c->l1_repl, c->l2_ways, c->l2_repl);
+    if (is_geo(c, GEO_H100, 1)) lines(s, w, par, GEO_H100);
+    else if (is_geo(c, GEO_RTX, 1)) lines(s, w, par, GEO_RTX);
+    else lines(s, w, par, cfg_geo(c));
 }

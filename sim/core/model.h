@@ -155,8 +155,10 @@ struct gm_l2res { uint32_t n, h, f, far; };
 /* The threaded L2 phase: runs group requests q[0..k) (record order)
  * through the L2 and counts them. */
 void gm_model_l2_run(struct gm_sim *s, struct gm_worker *w, const struct gm_l2req *const *q, size_t k);
-void gm_model_copy_line(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t mask, const uint32_t *bytes,
-                        uint32_t op, uint32_t alloc);
+/* A copy or memset between launches: chunk by chunk (up to the next line
+ * end of either side), the source's line read (rd) then the
+ * destination's written (wr) through the L2. */
+void gm_model_copy(struct gm_sim *s, struct gm_worker *w, int rd, uint64_t rs, int wr, uint64_t ws, uint64_t n);
 int gm_parallel_start(struct gm_sim *s);
 void gm_parallel_stop(struct gm_sim *s);
 void gm_parallel_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);

@@ -39,6 +39,8 @@ struct gm_sim *gm_sim_new(const struct gm_sim_config *c, const char **err)
         *err = "out of memory";
         return NULL;
     }
+    s->l2.fill = c->l2_fill;
+    s->l2.parts = c->l2_partitions;
     s->nsites = 1;   /* index 0: unknown site */
     for (uint32_t sm = 0; sm < c->sm_count; sm++) s->near[sm] = (uint8_t)(sm % c->l2_partitions);
     uint64_t per = s->l2.sets / c->l2_partitions;
@@ -167,38 +169,6 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
 
 size_t gm_sim_window_blocks(const struct gm_sim *s) { return s->cfg.threads > 1 ? s->jb_max : 1; }
 
-/* Bytes [a, a + n) of one line (a < end of the line), as sector mask and
- * byte masks. */
-static uint32_t line_bytes(uint64_t a, uint64_t n, uint32_t *bytes)
-{
-    if (!(a & 127) && n >= 128) {   /* the whole line */
-        bytes[0] = bytes[1] = bytes[2] = bytes[3] = GM_FULL;
-        return 0xf;
-    }
-    uint32_t o0 = (uint32_t)(a & 127), o1 = n < 128u - o0 ? o0 + (uint32_t)n : 128u, smask = 0;
-    for (uint32_t k = 0; k < 4; k++) {
-        uint32_t lo = o0 > 32 * k ? o0 - 32 * k : 0, hi = o1 > 32 * k ? o1 - 32 * k : 0;
-        lo = lo > 32 ? 32 : lo;
-        hi = hi > 32 ? 32 : hi;
-        bytes[k] = (uint32_t)((1ull << hi) - 1) & ~(uint32_t)((1ull << lo) - 1);
-        smask |= (uint32_t)(bytes[k] != 0) << k;
-    }
-    return smask;
-}
-
-/* The live allocation holding addr (0: none), remembering the last one
- * found in *hit (a copy walks through one or two allocations line by
- * line; the live set does not change during a copy). */
-struct live_hit { uint64_t base, end; uint32_t id; };
-static uint32_t live_id(const struct gm_sim *s, struct live_hit *hit, uint64_t addr)
-{
-    if (addr - hit->base < hit->end - hit->base) return hit->id;
-    uint64_t b, e;
-    uint32_t id = gm_live_find(&s->live, addr, &b, &e);
-    if (id) *hit = (struct live_hit){b, e, id};
-    return id;
-}
-
 void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c)
 {
     if (s->err || !c->bytes) return;
@@ -206,26 +176,8 @@ void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c)
     int rd = c->kind == GM_COPY_D2H || c->kind == GM_COPY_D2D;
     int wr = c->kind == GM_COPY_H2D || c->kind == GM_COPY_D2D || c->kind == GM_COPY_SET;
     uint64_t rs = c->src, ws = c->dst, n = c->bytes;
-    struct live_hit rh = {0, 0, 0}, wh = {0, 0, 0};
     if ((rd && rs + n < rs) || (wr && ws + n < ws)) return;   /* wraps: not a device range */
-    for (uint64_t done = 0; done < n;) {   /* chunk by chunk: read a source line, write a destination line */
-        uint64_t a = rd ? rs + done : ws + done, step = 128 - (a & 127);
-        if (wr && rd) {
-            uint64_t sw = 128 - ((ws + done) & 127);
-            step = sw < step ? sw : step;
-        }
-        step = step < n - done ? step : n - done;
-        uint32_t bytes[4], mask;
-        if (rd) {
-            mask = line_bytes(rs + done, step, bytes);
-            gm_model_copy_line(s, w, (rs + done) >> 7, mask, bytes, GM_OP_READ, live_id(s, &rh, rs + done));
-        }
-        if (wr) {
-            mask = line_bytes(ws + done, step, bytes);
-            gm_model_copy_line(s, w, (ws + done) >> 7, mask, bytes, GM_OP_WRITE, live_id(s, &wh, ws + done));
-        }
-        done += step;
-    }
+    gm_model_copy(s, w, rd, rs, wr, ws, n);
     if (gm_ct_drain(&w->sites, &s->sites, &s->between) || gm_ct_drain(&w->allocs, &s->allocs, NULL))
         s->allocs.oom = 1;
     check_tables(s);
@@ -272,14 +224,18 @@ int gm_sim_end(struct gm_sim *s, struct gm_counts *launch)
 static void write_back(struct gm_sim *s, struct gm_counts *sum)
 {
     struct gm_cache *c = &s->l2;
-    for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) {
-        struct gm_line *e = &c->data[i];
-        if (!gm_digs(c, (uint32_t)(i / c->ways))[i % c->ways] || !e->dirty) continue;
-        uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
-        gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
-        gm_ct(&s->sites, e->owner_site)->dram_wr += n;
-        sum->dram_wr += n;
-        e->dirty = 0;
+    for (uint32_t set = 0; set < c->sets; set++) {   /* set by set: no division per way */
+        const uint16_t *d = gm_digs(c, set);
+        struct gm_line *row = c->data + (uint64_t)set * c->ways;
+        for (uint32_t w = 0; w < c->ways; w++) {
+            struct gm_line *e = &row[w];
+            if (!d[w] || !e->dirty) continue;
+            uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
+            gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
+            gm_ct(&s->sites, e->owner_site)->dram_wr += n;
+            sum->dram_wr += n;
+            e->dirty = 0;
+        }
     }
     check_tables(s);
 }

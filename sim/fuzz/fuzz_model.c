@@ -9,8 +9,9 @@
  * 0..65535, any space and kind byte, any SM, lane addresses from strides,
  * small deltas or raw 64-bit values). Each record also goes through the
  * device-slot coding (encode, decode: must give it back). The fast model
- * must not crash and must give the same per-launch and per-allocation
- * counts as the reference model (abort otherwise). Work per input is
+ * must not crash and must give the same per-launch counts, end-of-trace
+ * L2 write-back and per-allocation counts as the reference model (abort
+ * otherwise). Work per input is
  * capped so one input stays fast. Depends on libgmsim only.
  */
 #include <stdint.h>
@@ -179,6 +180,10 @@ static void run(struct in *in, struct gm_sim *s, struct gm_ref *r)
         gm_ref_end(r, &g);
         differ("launch", launch, &f, &g);
     }
+    struct gm_counts f = {0}, g = {0};   /* the end write-back, then allocations with it */
+    gm_sim_flush_l2(s, &f);
+    gm_ref_flush_l2(r, &g);
+    differ("end write-back", 0, &f, &g);
     for (uint32_t id = 0; id <= gm_sim_nallocs(s); id++)
         differ("allocation", id, gm_sim_alloc_counts(s, id), gm_ref_alloc_counts(r, id));
 }

@@ -7,7 +7,10 @@
 #           version 1 gpumem-sim of commit a028624)
 #   model:  gm-fuzz-model from hand-made programs (fuzz_model.c says how the
 #           bytes are read): a 1024 B-wide global access, a 2048 B-wide local
-#           access, a 65535 B-wide store
+#           access, a 65535 B-wide store; and the inputs that once found a
+#           difference (seeds/model-*.bin; model-top.bin: a 2048 B-wide load
+#           whose lanes end at 2^64 - 1 and go on at 0, where the reference
+#           dropped the top sector's bytes)
 # usage: run_fuzz.sh BINDIR reader|model RUNS
 set -eu
 bin=$1; which=$2; runs=${3:-20000}
@@ -28,6 +31,7 @@ else
   printf '\000\000\000\000\000\020\377\377\002\003\001\360\000\004\011\000\000\000\000\000\000\000\020\000\004\002' > "$dir/corpus/wide"
   printf '\025\005\000\002\003\001\360\000\010\014\001\003\000\000\000\000\000\000\000\000\002' > "$dir/corpus/local"
   printf '\000\000\000\000\000\020\377\377\002\003\001\360\377\377\021\000\000\000\000\000\000\000\020\004\000\002' > "$dir/corpus/max"
+  cp "$(dirname "$0")"/seeds/model-*.bin "$dir/corpus/"
 fi
 # the target's status, not tail's: a crash or a difference fails the test
 if ! "$target" -runs="$runs" -seed=1 -max_len=8192 "$dir/corpus" > "$dir/log" 2>&1; then

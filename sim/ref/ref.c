@@ -23,6 +23,7 @@ struct gm_ref {
     uint32_t nallocs;
     size_t cap_allocs, cap_acounts;
     struct gm_counts *acounts, total;
+    struct gm_counts between;   /* traffic of no launch: copies, write-backs at a cold start */
     uint64_t clock;
 };
 
@@ -158,7 +159,10 @@ void gm_ref_begin(struct gm_ref *r, uint32_t carveout)
     if (r->cfg.l2_launch != GM_L2_COLD) return;
     for (size_t i = 0; i < (size_t)r->l2.sets * r->l2.ways; i++) {   /* write back, no launch's traffic */
         const struct way *w = &r->l2.w[i];
-        if (w->valid_line) r->acounts[w->owner].dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+        if (w->valid_line) {
+            r->acounts[w->owner].dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+            r->between.dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+        }
     }
     cache_make(&r->l2, r->cfg.l2_bytes, r->cfg.l2_ways, r->cfg.l2_repl, r->cfg.l2_hash);
 }
@@ -261,7 +265,8 @@ static void one(struct gm_ref *r, const struct gm_access *x)
                 uint32_t i = 0;
                 while (i < n && e[i].line != p / 128) i++;
                 if (i == n) { memset(&e[n], 0, sizeof e[n]); e[n].line = p / 128; e[n].first = p % 128; n++; }
-                for (uint64_t q = p; q < p + m; q++) {
+                for (uint64_t t = 0; t < m; t++) {   /* not q < p + m: 0 for the top sector */
+                    uint64_t q = p + t;
                     e[i].touched[q / 32 % 4] = 1;
                     e[i].bytes[q / 32 % 4] |= 1u << (q % 32);
                 }
@@ -277,7 +282,7 @@ static void one(struct gm_ref *r, const struct gm_access *x)
 
 /* One line of a copy (no launch's traffic): read fills the missing
  * sectors' groups from DRAM, write allocates and dirties; DRAM reads and
- * write-backs count to the allocations only. */
+ * write-backs count to the allocations and to the traffic of no launch. */
 static void copy_line(struct gm_ref *r, uint64_t line, const uint32_t *bytes, int write, uint32_t a)
 {
     int need[4] = {0, 0, 0, 0}, group = r->cfg.l2_fill > 32 ? (int)(r->cfg.l2_fill / 32) : 1;
@@ -288,10 +293,14 @@ static void copy_line(struct gm_ref *r, uint64_t line, const uint32_t *bytes, in
     if (!w) {
         w = insert(r, &r->l2, line, &old);
         for (int s = 0; s < 4; s++)
-            if (old.valid_line && (old.dirty >> s & 1)) r->acounts[old.owner].dram_wr++;
+            if (old.valid_line && (old.dirty >> s & 1)) { r->acounts[old.owner].dram_wr++; r->between.dram_wr++; }
     }
     for (int s = 0; s < 4; s++)
-        if (need[s] && w->valid[s] != 0xffffffffu) { r->acounts[a].dram_rd++; w->valid[s] = 0xffffffffu; }
+        if (need[s] && w->valid[s] != 0xffffffffu) {
+            r->acounts[a].dram_rd++;
+            r->between.dram_rd++;
+            w->valid[s] = 0xffffffffu;
+        }
     if (write)
         for (int s = 0; s < 4; s++)
             if (bytes[s]) { w->valid[s] |= bytes[s]; w->dirty |= 1u << s; w->owner = a; }
@@ -328,6 +337,19 @@ void gm_ref_end(struct gm_ref *r, struct gm_counts *launch)
 {
     if (launch) gm_counts_add(launch, &r->total);
     memset(&r->total, 0, sizeof r->total);
+}
+
+void gm_ref_flush_l2(struct gm_ref *r, struct gm_counts *into)
+{
+    for (size_t i = 0; i < (size_t)r->l2.sets * r->l2.ways; i++) {
+        struct way *w = &r->l2.w[i];
+        if (!w->valid_line) continue;
+        r->acounts[w->owner].dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+        r->between.dram_wr += (uint64_t)__builtin_popcount(w->dirty);
+        w->dirty = 0;
+    }
+    if (into) gm_counts_add(into, &r->between);
+    memset(&r->between, 0, sizeof r->between);
 }
 
 const struct gm_counts *gm_ref_alloc_counts(const struct gm_ref *r, uint32_t id)

@@ -4,12 +4,22 @@
  * kind, width, mask shape, allocation edges, many SMs, two launches with an
  * allocation freed in between) and on many configurations (LRU/PLRU, the
  * three write policies, sector/line fetch, mod/XOR hash, partitions, warm
- * and cold L2 at each launch, odd way
- * counts, caches small enough to evict constantly, 32/64/128 B L2 fills), the serial fast path,
- * the threaded path (2, 3 and 5 threads, small windows) and the reference
- * model (sim/ref) must give the same counters for every allocation and the
- * same launch totals; the threaded runs' phase times must add up. Prints
- * the first difference and exits 1.
+ * and cold L2 at each launch, odd way counts, caches small enough to evict
+ * constantly, 32/64/128 B L2 fills, and the two presets' geometries, which
+ * have loops of their own), the serial fast path, the threaded path (2, 3
+ * and 5 threads, small windows) and the reference model (sim/ref) must give
+ * the same counters for every allocation and the same launch totals, and
+ * the same end-of-trace L2 write-back (gm_sim_flush_l2: its total with the
+ * traffic of no launch, and every allocation's counters after it); the
+ * threaded runs' phase times must add up. Besides three large allocations,
+ * a region of many small adjacent ones (4 to 256 B) takes an eighth of the
+ * addresses, so the lanes of strided and gathered warps fall near
+ * allocation edges and a line access's allocation taken from a wrong byte
+ * shows. One warp in 64 (gathers aside) starts in the top 256 B of
+ * the address space, so its lanes' bytes run on to address 0 (modulo
+ * 2^64), a sector ending exactly at 2^64 included. Copies and memsets of
+ * every kind come before each launch. Prints the first difference and
+ * exits 1.
  * usage: gm-sim-equiv-test [RECORDS_PER_LAUNCH]. Depends on libgmsim only.
  */
 #include <stdio.h>
@@ -21,6 +31,20 @@
 #define BASE_A 0x10000000ull
 #define BASE_B 0x10100000ull   /* adjacent ranges: lines straddle allocations */
 #define BASE_C 0x20000000ull
+#define BASE_D 0x30000000ull   /* NSMALL small adjacent allocations */
+#define NSMALL 128
+#define NALLOC (4 + NSMALL)   /* ids 0 (none), A, B, C, then the small ones */
+
+/* Size of small allocation i: 4 to 256 B in 4-byte steps, not line-sized. */
+static uint64_t small_size(uint32_t i) { return 4 * (1 + (i * 37 + 11) % 64); }
+
+/* End of the small allocations (they lie side by side from BASE_D). */
+static uint64_t small_end(void)
+{
+    uint64_t e = BASE_D;
+    for (uint32_t i = 0; i < NSMALL; i++) e += small_size(i);
+    return e;
+}
 
 static uint64_t rnd(uint64_t *x) { *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17; return *x; }
 
@@ -31,6 +55,7 @@ static uint64_t addr_in(uint64_t *x, uint32_t width)
     uint64_t r = rnd(x), off = rnd(x) % (1u << 20);
     if (r % 16 >= 12) off = (rnd(x) % 64) * 128 + off % 128;
     uint64_t base = r % 4 == 0 ? BASE_A : r % 4 == 1 ? BASE_B : r % 4 == 2 ? BASE_C : BASE_A + 0xffff00;
+    if (r % 64 >= 56) { base = BASE_D; off %= small_end() - BASE_D; }   /* the small allocations */
     return (base + off) & ~(uint64_t)(width >= 4 ? 3 : width - 1);
 }
 
@@ -55,6 +80,8 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
         a->module = (uint16_t)(rnd(&x) % 3);
         a->site = (uint32_t)(rnd(&x) % 6);
         uint64_t a0 = addr_in(&x, a->width), stride = a->width;
+        if (rnd(&x) % 64 == 0)   /* at the top of the address space: lanes run past 2^64 - 1 on to 0 */
+            a0 = (uint64_t)0 - 4 * (1 + rnd(&x) % 64);
         if (shape == 1)   /* strided: lanes overlapping, apart, or a line or more apart */
             stride = rnd(&x) % 4 ? 4 * (rnd(&x) % 64) : 4 * (rnd(&x) % 2) + 128 * (rnd(&x) % 40);
         for (uint32_t l = 0; l < 32; l++) {
@@ -66,7 +93,26 @@ static void gen(struct gm_access *v, size_t n, uint64_t seed)
     }
 }
 
-struct run { struct gm_counts launch[2], alloc[4]; };
+/* Per launch; the end write-back plus the traffic of no launch (copies,
+ * cold-start write-backs); per allocation after the end write-back. */
+struct run { struct gm_counts launch[2], end, alloc[NALLOC]; };
+
+/* Copies and memsets before each launch (they pass through L2): whole
+ * lines, unaligned ends, source and destination at different offsets in
+ * their lines, across the small allocations and outside any allocation,
+ * and larger than the small L2s (evictions of dirty lines). The large
+ * reads come first, so dirty lines fill the L2 when a launch begins (the
+ * cold-start write-back has work). */
+static const struct gm_trace_copy copies[2][4] = {
+    {{.kind = GM_COPY_D2H, .src = BASE_B + 0xfff00, .bytes = 300u << 10},
+     {.kind = GM_COPY_H2D, .dst = BASE_A + 0x100, .bytes = 200u << 10},
+     {.kind = GM_COPY_SET, .dst = BASE_C + 0x1237, .bytes = 5003},
+     {.kind = GM_COPY_D2D, .src = BASE_A + 0x10, .dst = BASE_D + 5, .bytes = 9000}},
+    {{.kind = GM_COPY_D2H, .src = BASE_C, .bytes = 1u << 19},
+     {.kind = GM_COPY_D2D, .src = BASE_D + 0x43, .dst = BASE_C + 0x80, .bytes = 3000},
+     {.kind = GM_COPY_H2D, .dst = BASE_A + 0x21, .bytes = 70000},
+     {.kind = GM_COPY_SET, .dst = BASE_D + 0x100, .bytes = 127}},
+};
 
 /* gm_sim_thread_times after a run: nothing with one thread; with threads,
  * the windows took time, the L1 phase did work, no phase's slowest thread
@@ -98,13 +144,16 @@ static int fast(const struct gm_sim_config *c, const struct gm_access *v, size_t
     gm_sim_alloc(s, BASE_A, 1u << 20);
     gm_sim_alloc(s, BASE_B, 1u << 20);
     gm_sim_alloc(s, BASE_C, 1u << 19);
+    for (uint64_t i = 0, b = BASE_D; i < NSMALL; b += small_size((uint32_t)i++)) gm_sim_alloc(s, b, small_size((uint32_t)i));
     for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < 4; k++) gm_sim_copy(s, &copies[l][k]);
         if ((err = gm_sim_begin(s, l ? 64u << 10 : 0))) { fprintf(stderr, "equiv_test: %s\n", err); return -1; }
         for (size_t off = 0; off < n; off += 3001) gm_sim_feed(s, v + off, n - off < 3001 ? n - off : 3001);
         gm_sim_end(s, &out->launch[l]);
         if (!l) gm_sim_release(s, BASE_B);
     }
-    for (uint32_t i = 0; i <= 3; i++) out->alloc[i] = *gm_sim_alloc_counts(s, i);
+    gm_sim_flush_l2(s, &out->end);
+    for (uint32_t i = 0; i < NALLOC; i++) out->alloc[i] = *gm_sim_alloc_counts(s, i);
     int bad = times_bad(s, c->threads);
     gm_sim_free(s);
     return bad ? -1 : 0;
@@ -117,13 +166,16 @@ static void ref(const struct gm_sim_config *c, const struct gm_access *v, size_t
     gm_ref_alloc(r, BASE_A, 1u << 20);
     gm_ref_alloc(r, BASE_B, 1u << 20);
     gm_ref_alloc(r, BASE_C, 1u << 19);
+    for (uint64_t i = 0, b = BASE_D; i < NSMALL; b += small_size((uint32_t)i++)) gm_ref_alloc(r, b, small_size((uint32_t)i));
     for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < 4; k++) gm_ref_copy(r, &copies[l][k]);
         gm_ref_begin(r, l ? 64u << 10 : 0);
         gm_ref_feed(r, v, n);
         gm_ref_end(r, &out->launch[l]);
         if (!l) gm_ref_release(r, BASE_B);
     }
-    for (uint32_t i = 0; i <= 3; i++) out->alloc[i] = *gm_ref_alloc_counts(r, i);
+    gm_ref_flush_l2(r, &out->end);
+    for (uint32_t i = 0; i < NALLOC; i++) out->alloc[i] = *gm_ref_alloc_counts(r, i);
     gm_ref_free(r);
 }
 
@@ -134,8 +186,9 @@ static int same(const char *what, const char *cfg, const struct run *a, const st
     size_t per = sizeof(struct gm_counts) / sizeof(uint64_t);
     for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) {
         if (p[i] == q[i]) continue;
+        size_t k = i / per;
         printf("equiv_test: %s differs (%s): %s %zu counter %zu: %llu vs %llu\n", what, cfg,
-               i / per < 2 ? "launch" : "alloc", i / per < 2 ? i / per : i / per - 2, i % per,
+               k < 2 ? "launch" : k == 2 ? "end write-back" : "alloc", k < 2 ? k : k == 2 ? 0 : k - 3, i % per,
                (unsigned long long)p[i], (unsigned long long)q[i]);
         return 1;
     }
@@ -153,6 +206,7 @@ static const char *configs[] = {
     "l1_bytes=4K l1_ways=32 l1_repl=plru l2_bytes=256K l2_ways=32 l2_repl=plru l2_hash=xor l1_hash=xor",
     "l1_bytes=12K l1_ways=24 l1_repl=lru l2_bytes=112K l2_ways=7 l2_partitions=2 l2_fill=64",
     "l1_bytes=24K l1_ways=4 l2_bytes=80K l2_ways=5 l2_hash=fold",
+    "l2_bytes=1M l2_ways=16 l2_partitions=1 l2_fill=0 l2_hash=mod",   /* the RTX 2080 Ti preset's loop */
 };
 
 static int setup(struct gm_sim_config *c, const char *spec)

@@ -166,6 +166,9 @@ void gm_ref_begin(struct gm_ref *r, uint32_t carveout);
 void gm_ref_copy(struct gm_ref *r, const struct gm_trace_copy *c);
 void gm_ref_feed(struct gm_ref *r, const struct gm_access *recs, size_t n);
 void gm_ref_end(struct gm_ref *r, struct gm_counts *launch);
+/* As gm_sim_flush_l2: the end-of-trace write-back into the allocations,
+ * and *into gets it plus the earlier traffic of no launch. */
+void gm_ref_flush_l2(struct gm_ref *r, struct gm_counts *into);
 const struct gm_counts *gm_ref_alloc_counts(const struct gm_ref *r, uint32_t id);
 
 #endif /* GPUMEM_SIM_H */
