@@ -24,12 +24,12 @@ suites=${*:-"runtime link kat examples pass select trace trace-capture driver ca
 log() { echo "pack: $*"; }
 step() { # NAME LOG COMMAND...: run a build step once
   name=$1 l=$2; shift 2
-  case " $done " in *" $name "*) return 0 ;; esac
-  done="$done $name"
+  case " $built " in *" $name "*) return 0 ;; esac
+  built="$built $name"
   log "$name"
   "$@" >"$l" 2>&1 || log "WARNING: $name failed (see $l)"
 }
-done="" list=""
+built="" list=""
 add() { for p in "$@"; do case " $list " in *" $p "*) ;; *) list="$list $p" ;; esac; done; }
 for s in $suites; do
   case $s in
