@@ -29,6 +29,12 @@ step() { # NAME LOG COMMAND...: run a build step once
   log "$name"
   "$@" >"$l" 2>&1 || log "WARNING: $name failed (see $l)"
 }
+# tests/gpu/build.sh starts .devbuild afresh: its suites go before trace's
+first="" rest=""
+for s in $suites; do
+  case $s in examples|overhead|loopinv) first="$first $s" ;; *) rest="$rest $s" ;; esac
+done
+suites="$first $rest"
 built="" list=""
 add() { for p in "$@"; do case " $list " in *" $p "*) ;; *) list="$list $p" ;; esac; done; }
 for s in $suites; do
@@ -58,7 +64,12 @@ for s in $suites; do
   esac
 done
 packed=""
-for p in $list; do [ -e "$p" ] && packed="$packed $p"; done
+for p in $list; do  # existing paths, none inside another one packed (tar would add it twice)
+  [ -e "$p" ] || continue
+  inner=0
+  for q in $list; do case $p in "$q"/*) inner=1 ;; esac; done
+  [ $inner = 0 ] && packed="$packed $p"
+done
 mkdir -p .devpack
 # fuzzers, unit tests and benchmarks of BUILD_DIR/bin run on the CPU: not carried
 tar czf .devpack/gpu.tar.gz --exclude="$rel/bin/gm-fuzz-*" --exclude="$rel/bin/*_test*" \
