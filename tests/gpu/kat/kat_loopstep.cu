@@ -95,6 +95,17 @@ static void run_shared(const char *name)
     KAT_CHECK(cudaFree(out));
 }
 
+/* A coalesced site's rows: execs warp executions of T threads, sec
+ * sectors and one line each. */
+static void expect_rows(const char *name, int line, unsigned long long execs, int T,
+                        unsigned long long sec)
+{
+    kat_expect(name, __FILE__, line, "coalescing.warps", execs);
+    kat_expect(name, __FILE__, line, "coalescing.threads", execs * T);
+    kat_expect(name, __FILE__, line, "coalescing.sectors", execs * sec);
+    kat_expect(name, __FILE__, line, "coalescing.lines", execs);
+}
+
 /* T threads read T consecutive floats from a 128 B-aligned offset (in is
  * 256 B aligned; the stepping site starts at 128 B and moves 128 B per
  * iteration): ceil(4T / 32) sectors, 1 line, ideal = sectors. */
@@ -109,10 +120,7 @@ static void run_global(const char *name)
     kat_sync();
     unsigned long long execs = (unsigned long long)BLOCKS * ITERS, sec = (4 * T + 31) / 32;
     for (int line = GL_FIXED_LINE; line <= GL_STEP_LINE; line++) {
-        kat_expect(name, __FILE__, line, "coalescing.warps", execs);
-        kat_expect(name, __FILE__, line, "coalescing.threads", execs * T);
-        kat_expect(name, __FILE__, line, "coalescing.sectors", execs * sec);
-        kat_expect(name, __FILE__, line, "coalescing.lines", execs);
+        expect_rows(name, line, execs, T, sec);
         kat_expect(name, __FILE__, line, "coalescing.ideal_sectors", execs * sec);
     }
     KAT_CHECK(cudaFree(in));
@@ -130,10 +138,7 @@ static void run_local(const char *name)
     loop_local<T><<<BLOCKS, T>>>(out, ITERS);
     kat_sync();
     unsigned long long execs = (unsigned long long)BLOCKS * ITERS, sec = (4 * T + 31) / 32;
-    kat_expect(name, __FILE__, LOC_LINE, "coalescing.warps", execs);
-    kat_expect(name, __FILE__, LOC_LINE, "coalescing.threads", execs * T);
-    kat_expect(name, __FILE__, LOC_LINE, "coalescing.sectors", execs * sec);
-    kat_expect(name, __FILE__, LOC_LINE, "coalescing.lines", execs);
+    expect_rows(name, LOC_LINE, execs, T, sec);
     KAT_CHECK(cudaFree(out));
 }
 
@@ -152,10 +157,7 @@ static void run_gridstride(const char *name)
     loop_gridstride<T><<<BLOCKS, T>>>(in, out, n);
     kat_sync();
     unsigned long long execs = (unsigned long long)BLOCKS * ITERS, sec = (4 * T + 31) / 32;
-    kat_expect(name, __FILE__, GS_LINE, "coalescing.warps", execs);
-    kat_expect(name, __FILE__, GS_LINE, "coalescing.threads", execs * T);
-    kat_expect(name, __FILE__, GS_LINE, "coalescing.sectors", execs * sec);
-    kat_expect(name, __FILE__, GS_LINE, "coalescing.lines", execs);
+    expect_rows(name, GS_LINE, execs, T, sec);
     kat_expect(name, __FILE__, GS_LINE, "coalescing.ideal_sectors", execs * sec);
     KAT_CHECK(cudaFree(in));
     KAT_CHECK(cudaFree(out));
