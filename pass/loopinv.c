@@ -19,8 +19,8 @@
  * zeroing at kernel entry (words 2..4 stay 0).
  * The loops are LLVM's (loops.cpp: LoopInfo, CycleInfo, DominatorTree).
  * -gm-diag-no-loopinv turns it off (A/B measurements). Depends on LLVM-C
- * (Core, Target), diag.h, internal.h, cycles.cpp (gm_on_cycle) and
- * loops.cpp only.
+ * (Core, Target), diag.h, internal.h, calls.c (gm_prefixed_callee),
+ * cycles.cpp (gm_on_cycle) and loops.cpp only.
  */
 #include "diag.h"
 #include "internal.h"
@@ -46,19 +46,16 @@ static LLVMValueRef c64(struct li *L, long long v)
     return LLVMConstInt(L->i64, (unsigned long long)v, 1);
 }
 
-/* v is the same for every thread of the kernel: a constant, an argument,
- * blockDim, gridDim, or casts and arithmetic of those (so D needs no test
- * across lanes). */
 /* A read of blockDim or gridDim (the same in every thread of a launch). */
 static int launch_dim(LLVMValueRef v)
 {
-    LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
-    size_t n = 0;
-    const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
-    return gm_starts_with(name, "llvm.nvvm.read.ptx.sreg.ntid.") ||
-           gm_starts_with(name, "llvm.nvvm.read.ptx.sreg.nctaid.");
+    return gm_prefixed_callee(v, "llvm.nvvm.read.ptx.sreg.ntid.") ||
+           gm_prefixed_callee(v, "llvm.nvvm.read.ptx.sreg.nctaid.");
 }
 
+/* v is the same for every thread of the kernel: a constant, an argument,
+ * blockDim, gridDim, or casts and arithmetic of those (so D needs no test
+ * across lanes). */
 static int uniform(LLVMValueRef v, int depth)
 {
     if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v) || launch_dim(v))
