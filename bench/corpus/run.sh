@@ -10,7 +10,9 @@
 # others run the kernels' uninstrumented copies; kernel time only). Every run
 # has gm-ktime injected (bench/ktime: kernel time summed over all launches,
 # measured the same way for every build; GPUMEM_FORCE=1 lets gpumem's
-# runtime run beside it).
+# runtime run beside it). A gpumemcc or sel run stopped at the time limit
+# gets its first K launches compared with the same launches of the complete
+# --gm-off run in its note (gm-ktime's per-launch times, GM_KTIME_SEQ).
 # Lines that report times or rates are set aside (times.tsv keeps them side
 # by side); the rest of stdout and the exit status must be equal ("same").
 # Where they differ only in lines that carry no verification word, the
@@ -58,7 +60,7 @@ run_one() { # CONFIG PROGRAM ARGS -> $logs/P.CONFIG.{out,err,rc,s}
   t0=$(date +%s.%N) every=1
   [ "$1" = sel ] && every=${GM_SEL_EVERY:-10}
   ( cd "$d" && GPUMEM_LAUNCH_EVERY=$every GPUMEM_OUT="$l.report" GPUMEM_FORCE=1 CUDA_INJECTION64_PATH="$c/lib/libgm-ktime.so" \
-      GM_KTIME_OUT="$l.ktime" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
+      GM_KTIME_OUT="$l.ktime" GM_KTIME_SEQ="$l.seq" timeout -k 5 "$tmo" sh -c "$cmd" ) >"$l.out" 2>"$l.err" </dev/null
   echo $? >"$l.rc"
   echo "$t0 $(date +%s.%N)" | awk '{printf "%.2f\n", $2 - $1}' >"$l.s"
 }
@@ -67,6 +69,18 @@ kernel_ms() { # PROGRAM CONFIG: total kernel time of the run, or - without a com
   f=$logs/$1.$2.ktime
   [ -s "$f" ] && [ "$(cat "$logs/$1.$2.rc" 2>/dev/null)" != 124 ] || { echo -; return; }
   awk -F'\t' '{ns += $3} END {printf "%.3f\n", ns / 1e6}' "$f"
+}
+
+first_k() { # PROGRAM CONFIG: for a run stopped at the time limit, its first K
+  # launches' kernel time beside the same launches of the complete --gm-off run
+  # (launches in start order, from gm-ktime's GM_KTIME_SEQ)
+  s=$logs/$1.$2.seq o=$logs/$1.off.seq
+  case $(cat "$logs/$1.$2.rc" 2>/dev/null) in 124|137) ;; *) return 0 ;; esac
+  [ -s "$s" ] && [ -s "$o" ] || return 0
+  case $(cat "$logs/$1.off.rc") in 124|137) return 0 ;; esac
+  k=$(wc -l <"$s")
+  sort -n "$o" | awk -F'\t' -v k="$k" -v c="$2" -v g="$(awk -F'\t' '{ns += $2} END {print ns}' "$s")" \
+    'NR <= k {ns += $2} END {printf "; %s first %d of %d launches: %.1f ms vs --gm-off %.1f ms (%.2fx)", c, k, NR, g / 1e6, ns / 1e6, ns ? g / ns : 0}'
 }
 
 one_program() { # PROGRAM: run its builds, compare, append its rows
@@ -109,6 +123,8 @@ one_program() { # PROGRAM: run its builds, compare, append its rows
       note="${note}${note:+; }sel: DIFFERS (exit $(cat "$logs/$p.sel.rc"))"
     fi
   fi
+  note=$note$(first_k "$p" gm)$(first_k "$p" sel)
+  rm -f "$logs/$p".*.seq
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$rn" "$rg" "$verdict" "$(cat "$logs/$p.nvcc.s")" \
     "$(cat "$logs/$p.gm.s")" "$(kernel_ms "$p" nvcc)" "$(kernel_ms "$p" gm)" "$(kernel_ms "$p" off)" \
     "$note" "$(kernel_ms "$p" sel)" >>"$out/runs.tsv"
