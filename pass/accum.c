@@ -6,10 +6,16 @@
  * alloca zeroed at kernel entry, one per NAME and site (the NVPTX
  * backend's SROA keeps it in registers), and gm_accum_flush__NAME(site,
  * acc) is called before every ret of the kernel (at most GM_ACCUM_MAX a
- * kernel). Every other call becomes NULL, and the handler updates memory
- * directly. Depends on LLVM-C (Core), calls.c, loopinv.c, cycles.cpp,
- * loops.cpp and the handler SDK's names.
+ * kernel). A call whose result is passed to an out-of-line copy (a loop
+ * site over the inlining budget, outline.c) gets such an alloca as well,
+ * which stays in local memory (outline.c's plan asks for at most
+ * GM_ACCUM_MEM_MAX a kernel, and gets every one: the copy assumes it); in
+ * the copy, the handlers' calls become the copy's parameters for them
+ * (GM_ACC_PARAMS_ATTR), never NULL. Every other call becomes NULL, and the handler
+ * updates memory directly. Depends on LLVM-C (Core), calls.c, loopinv.c,
+ * cycles.cpp, loops.cpp and the handler SDK's names.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -19,7 +25,7 @@
 #define GM_ACCUM_WORDS 6   /* handler.h */
 
 struct gm_acc { LLVMValueRef flush, slot; unsigned long long site; };
-struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX]; int n; };
+struct gm_kacc { struct gm_acc v[GM_ACCUM_MAX + GM_ACCUM_MEM_MAX]; int n, nreg, nmem; };
 
 /* PREFIX + NAME for a call to gm_accum__NAME, if defined. */
 static LLVMValueRef named_fn(LLVMModuleRef m, LLVMValueRef callee, const char *prefix)
@@ -57,15 +63,22 @@ static void after_allocas(LLVMBuilderRef b, LLVMBasicBlockRef entry)
     else LLVMPositionBuilderAtEnd(b, entry);
 }
 
-/* The accumulator of (flush, site) in kernel k, made on first use. */
+/* The accumulator of (flush, site) in kernel k, made on first use: in
+ * registers, or (mem) in memory. */
 static LLVMValueRef slot_for(struct gm_kacc *k, LLVMBuilderRef b, LLVMValueRef f,
-                             LLVMValueRef flush, unsigned long long site)
+                             LLVMValueRef flush, unsigned long long site, int mem)
 {
     for (int i = 0; i < k->n; i++)
         if (k->v[i].flush == flush && k->v[i].site == site)
             return k->v[i].slot;
-    if (k->n == GM_ACCUM_MAX)
-        return NULL;
+    if (!mem && k->nreg == GM_ACCUM_MAX)
+        return NULL; /* memory ones: as many as outline.c's plan asked for */
+    if (mem && k->nmem == GM_ACCUM_MEM_MAX) { /* the plan keeps to it */
+        fprintf(stderr, "gpumem: internal error in function '%s': more memory accumulators than planned\n",
+                gm_pass_where());
+        exit(70);
+    }
+    *(mem ? &k->nmem : &k->nreg) += 1;
     LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     LLVMTypeRef ty = LLVMArrayType2(LLVMInt32TypeInContext(ctx), GM_ACCUM_WORDS);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
@@ -113,17 +126,57 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g, lp);
 }
 
-/* Replaces one gm_accum__ call: an accumulator or NULL. */
+/* Whether call's result is passed to another call (an out-of-line copy). */
+static int passed_on(LLVMValueRef call)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u))
+        if (LLVMIsACallInst(LLVMGetUser(u)))
+            return 1;
+    return 0;
+}
+
+/* In a copy taking memory accumulators (GM_ACC_PARAMS_ATTR), the
+ * parameter that stands for stub's accumulator; else NULL. */
+static LLVMValueRef acc_param(LLVMValueRef f, LLVMValueRef stub)
+{
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, GM_ACC_PARAMS_ATTR,
+                                                       sizeof GM_ACC_PARAMS_ATTR - 1);
+    if (!a)
+        return NULL;
+    unsigned len = 0, ntok = 0, idx = ~0u;
+    const char *v = LLVMGetStringAttributeValue(a, &len);
+    size_t sn = 0;
+    const char *sname = LLVMGetValueName2(stub, &sn);
+    for (unsigned i = 0; i < len; ntok++) {
+        unsigned j = i;
+        while (j < len && v[j] != ' ')
+            j++;
+        if (j - i == sn && !memcmp(v + i, sname, sn))
+            idx = ntok;
+        i = j + 1;
+    }
+    return idx < ntok ? LLVMGetParam(f, LLVMCountParams(f) - ntok + idx) : NULL;
+}
+
+/* Replaces one gm_accum__ call: an accumulator, a copy's parameter or NULL. */
 static void lower_call(struct gm_kacc *k, const struct gm_cycles *g, const struct gm_loops *lp,
                        LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef call, int kernel,
                        const struct gm_sites *s)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMValueRef flush = flush_fn(m, accum_callee(call)), site = LLVMGetOperand(call, 0);
-    LLVMValueRef slot = NULL;
-    if (kernel && flush && LLVMIsAConstantInt(site) && gm_on_cycle(g, LLVMGetInstructionParent(call))) {
+    LLVMValueRef slot = acc_param(f, accum_callee(call));
+    if (slot) { /* every call of the copy passes one (lower_call, below) */
+        gm_fold_null_tests(call, 1);
+        LLVMReplaceAllUsesWith(call, slot);
+        LLVMInstructionEraseFromParent(call);
+        return;
+    }
+    int mem = passed_on(call); /* for a copy: always, in or out of a cycle */
+    if (kernel && flush && LLVMIsAConstantInt(site) &&
+        (mem || gm_on_cycle(g, LLVMGetInstructionParent(call)))) {
         int n0 = k->n;
-        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site));
+        slot = slot_for(k, b, f, flush, LLVMConstIntGetZExtValue(site), mem);
         if (slot && k->n > n0)
             step_for(b, accum_callee(call), slot, s, LLVMConstIntGetZExtValue(site), g, lp);
     }

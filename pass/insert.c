@@ -125,7 +125,7 @@ static void call_all(struct gm_ins *x, enum gm_ev ev, uint32_t site, LLVMValueRe
         gm_call_handlers(x, x->b, ev, args, nargs);
         return;
     }
-    gm_ool_call(&x->ool, x->b, ev, args, nargs);
+    gm_ool_call(&x->ool, x->b, ev, site, args, nargs);
 }
 
 static void set_loc(struct gm_ins *x, LLVMValueRef in)

@@ -155,11 +155,19 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 #define GM_OOL_PREFIX "gm_ool__"
 /* Accumulators per kernel (GM_ACCUM_WORDS registers each; accum.c). */
 #define GM_ACCUM_MAX 16
+/* Memory accumulators per kernel (GM_ACCUM_WORDS words of local memory
+ * each): out-of-line loop sites pass theirs to their copy (outline.c's
+ * plan keeps to it; accum.c gives every one it asked for). */
+#define GM_ACCUM_MEM_MAX 64
+/* String attribute of a copy taking memory accumulators: the names of the
+ * gm_accum__ stubs its last parameters stand for, space-separated. */
+#define GM_ACC_PARAMS_ATTR "gm-acc-params"
 /* Distinct accumulator stubs counted per event (outline.c). */
 #define GM_OOL_ACCS 4
 /* Bits of a site's plan (outline.c): in a kernel, on a CFG cycle, its
- * address has a loop step (loopinv.c), its budgeted handlers inlined. */
-enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8 };
+ * address has a loop step (loopinv.c), its budgeted handlers inlined, or
+ * its copy called with memory accumulators. */
+enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8, GM_OOL_MACC = 16 };
 struct gm_ool {
     LLVMModuleRef m;
     const struct gm_handlers *h;
@@ -171,7 +179,7 @@ struct gm_ool {
     LLVMValueRef accfn[GM_EV_N][GM_OOL_ACCS];   /* ... the gm_accum__NAME they call */
     int block[GM_EV_N];               /* they use block accumulators */
     uint64_t infomask[GM_EV_N];       /* info word bits they read (infobits.c) */
-    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; int group; } *wrap;
+    struct gm_ool_wrap { enum gm_ev ev; LLVMValueRef arg[4], fn; int group, acc; } *wrap;
     size_t nwrap;                     /* gm_ool__<event>__<n>, made on first use */
     unsigned char *plan;              /* per site: GM_OOL_* bits */
     unsigned char *depth;             /* per loop site: loop nesting depth (>= 1) */
@@ -182,8 +190,8 @@ void gm_ool_init(struct gm_ool *o, LLVMModuleRef m, const struct gm_handlers *h,
                  const struct gm_sites *s, int growth_pct);
 void gm_ool_free(struct gm_ool *o);
 int gm_ool_hot(struct gm_ool *o, enum gm_ev ev, uint32_t site);
-LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs);
+LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, uint32_t site,
+                         LLVMValueRef *args, unsigned nargs);
 /* Site groups (group.c; handler.h GM_BEFORE_MEM_GROUP): the plan, a
  * before_mem handler's group handler, the call of a group's first site
  * (outline.c; args as for before_mem) and the handlers' calls in its copy
@@ -195,7 +203,8 @@ LLVMValueRef gm_ool_group_call(struct gm_ool *o, LLVMBuilderRef b, LLVMValueRef 
 void gm_call_group_handlers(struct gm_ins *x, LLVMBuilderRef b, LLVMValueRef *args);
 /* -gm-diag-sites: one line to stderr about kernel f's loop sites (oolstats.c). */
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
-                       unsigned long long spent, unsigned long long budget, unsigned acc);
+                       unsigned long long spent, unsigned long long budget, unsigned acc,
+                       unsigned macc);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */

@@ -2,8 +2,8 @@
 /*
  * -gm-diag-sites: how the code growth budget (outline.c) was spent in a
  * kernel, one line to stderr:
- *   gpumem: inline KERNEL: budget SPENT/BUDGET insts, ACC accumulators;
- *     loop sites INL/N (steps INL/N); depth D: INL/N (steps INL/N) ...
+ *   gpumem: inline KERNEL: budget SPENT/BUDGET insts, ACC accumulators,
+ *     MACC in memory; loop sites INL/N (steps INL/N); depth D: INL/N (steps INL/N) ...
  * INL of N sites on CFG cycles got their budgeted handlers inlined, by
  * loop nesting depth (deepest first); "steps" are the memory sites whose
  * address is fixed or steps by an invariant D (loopinv.c). For measuring
@@ -26,7 +26,8 @@ static void add(struct tally *t, unsigned char plan)
 }
 
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
-                       unsigned long long spent, unsigned long long budget, unsigned acc)
+                       unsigned long long spent, unsigned long long budget, unsigned acc,
+                       unsigned macc)
 {
     struct tally all = {0}, by[GM_DEPTHS + 1] = {{0}};
     for (size_t i = i0; i < i1; i++) {
@@ -39,8 +40,8 @@ void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t
         return;
     size_t n = 0;
     const char *name = LLVMGetValueName2(f, &n);
-    fprintf(stderr, "gpumem: inline %.*s: budget %llu/%llu insts, %u accumulators; "
-            "loop sites %u/%u (steps %u/%u)", (int)n, name, spent, budget, acc,
+    fprintf(stderr, "gpumem: inline %.*s: budget %llu/%llu insts, %u accumulators, %u in memory; "
+            "loop sites %u/%u (steps %u/%u)", (int)n, name, spent, budget, acc, macc,
             all.hot, all.n, all.hotsteps, all.steps);
     for (int d = GM_DEPTHS; d >= 1; d--)
         if (by[d].n)

@@ -14,7 +14,9 @@
  * Tiny handlers (no larger than a call) are inlined everywhere, and handlers with block
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
- * event and set of constant arguments in the module, internal, noinline),
+ * event and set of constant arguments in the module, internal, noinline;
+ * gm_ool__<event>_acc__<n> for loop sites with a loop step, which pass
+ * their accumulators in local memory, at most GM_ACCUM_MEM_MAX a kernel),
  * which calls the event's handlers in order, with the same reconvergence
  * as at a site (insert.c) and those arguments (the info word, a load's
  * value 0) as the same constants: the handlers are specialised for them
@@ -147,6 +149,20 @@ static unsigned site_class(const struct gm_ool *o, size_t i)
     return o->sites->v[i].kind == GM_SK_BRANCH ? 1 : 2;
 }
 
+/* Whether out-of-line site i gets memory accumulators: a memory site
+ * with a loop step (the handler's fast path, one vote and an increment)
+ * of a space loop steps serve (abi.h). Other loop sites run the full
+ * analysis anyway and would only trade the counters' atomics for local
+ * memory traffic, which costs more where many sites' words outgrow L1
+ * (cmembench-cuda's constant loads, H200: 37.6x -> 55.4x of --gm-off when
+ * every loop site had them). */
+static int mem_acc_site(const struct gm_ool *o, size_t i)
+{
+    unsigned sp = o->sites->v[i].s.space;
+    return !(o->plan[i] & GM_OOL_HOT) && (o->plan[i] & GM_OOL_STEP) &&
+           (sp == GM_SPACE_GLOBAL || sp == GM_SPACE_SHARED || sp == GM_SPACE_LOCAL);
+}
+
 /* Deeper loops first (they run more often), then by class, then in
  * program order. */
 static int cmp_cand(const void *a, const void *b)
@@ -189,7 +205,7 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
     if (o->growth_pct && budget < GM_OOL_MIN_HOT * o->maxcost && nloop <= GM_OOL_MIN_HOT)
         budget = GM_OOL_MIN_HOT * o->maxcost;
     unsigned long long spent = 0;
-    unsigned acc = 0;
+    unsigned acc = 0, macc = 0;
     for (size_t k = 0; k < nc; k++) {
         if (spent + c[k].cost > budget || acc + c[k].acc > GM_ACCUM_MAX)
             continue;
@@ -197,8 +213,13 @@ static void plan_kernel(struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1)
         acc += c[k].acc;
         o->plan[c[k].site] |= GM_OOL_HOT;
     }
+    for (size_t k = 0; k < nc; k++)
+        if (mem_acc_site(o, c[k].site) && macc + c[k].acc <= GM_ACCUM_MEM_MAX) {
+            macc += c[k].acc;
+            o->plan[c[k].site] |= GM_OOL_MACC;
+        }
     if (gm_diag(GM_DIAG_SITES))
-        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc);
+        gm_ool_print_plan(o, f, i0, i1, spent, budget, acc, macc);
     free(c);
     gm_cycles_free(g);
 }
@@ -301,11 +322,11 @@ static LLVMValueRef baked_value(const struct gm_ool *o, enum gm_ev ev, LLVMValue
     return LLVMConstInt(LLVMTypeOf(args[i]), v, 0);
 }
 
-static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n, int acc)
 {
     for (size_t i = 0; i < o->nwrap; i++) {
         struct gm_ool_wrap *w = &o->wrap[i];
-        int same = w->ev == ev && !w->group;
+        int same = w->ev == ev && !w->group && w->acc == acc;
         for (unsigned k = 1; same && k < n; k++)
             same = w->arg[k] == (baked(ev, args, k) ? baked_value(o, ev, args, k) : NULL);
         if (same)
@@ -314,22 +335,58 @@ static LLVMValueRef find_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     return NULL;
 }
 
-static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n)
+/* Whether site's out-of-line call passes memory accumulators (the plan
+ * chose it, mem_acc_site). */
+static int takes_acc(const struct gm_ool *o, enum gm_ev ev, uint32_t site)
+{
+    return o->accum[ev] && o->sites && site < o->sites->n && (o->plan[site] & GM_OOL_MACC);
+}
+
+/* The type of accumulator stub k of ev (a pointer to its words). */
+static LLVMTypeRef acc_type(const struct gm_ool *o, enum gm_ev ev, unsigned k)
+{
+    return LLVMGetReturnType(LLVMGlobalGetValueType(o->accfn[ev][k]));
+}
+
+/* Marks copy w as taking ev's accumulators as its last parameters
+ * (GM_ACC_PARAMS_ATTR: their stubs' names, which accum.c maps back). */
+static void note_acc_params(const struct gm_ool *o, enum gm_ev ev, LLVMValueRef w)
+{
+    char names[512];
+    size_t len = 0;
+    for (unsigned k = 0; k < o->accum[ev]; k++) {
+        size_t n = 0;
+        const char *s = LLVMGetValueName2(o->accfn[ev][k], &n);
+        if (len + n + 2 > sizeof names)
+            abort(); /* stub names are short: gm_accum__ + a handler name */
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%.*s", len ? " " : "", (int)n, s);
+    }
+    LLVMContextRef ctx = LLVMGetModuleContext(o->m);
+    LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, GM_ACC_PARAMS_ATTR, sizeof GM_ACC_PARAMS_ATTR - 1,
+                                                      names, (unsigned)len));
+}
+
+static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *args, unsigned n, int acc)
 {
     static const char *const names[GM_EV_N] = {"before_mem", "after_load", "before_branch",
                                                "kernel_entry", "kernel_exit"};
     LLVMContextRef ctx = LLVMGetModuleContext(o->m);
-    LLVMTypeRef p[4];
+    LLVMTypeRef p[4 + GM_OOL_ACCS];
     unsigned np = 0;
     for (unsigned i = 0; i < n; i++)
         if (!baked(ev, args, i))
             p[np++] = LLVMTypeOf(args[i]);
+    for (unsigned k = 0; acc && k < o->accum[ev]; k++)
+        p[np++] = acc_type(o, ev, k);
     char name[96];
-    snprintf(name, sizeof name, GM_OOL_PREFIX "%s__%zu", names[ev], o->nwrap);
+    snprintf(name, sizeof name, GM_OOL_PREFIX "%s%s__%zu", names[ev], acc ? "_acc" : "", o->nwrap);
     LLVMValueRef w = LLVMAddFunction(o->m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), p, np, 0));
     LLVMSetLinkage(w, LLVMInternalLinkage);
     unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    if (acc)
+        note_acc_params(o, ev, w);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, "entry"));
     LLVMValueRef a[4];
@@ -339,23 +396,31 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     struct gm_ool_wrap *r = new_wrap(o);
-    r->ev = ev, r->fn = w;
+    r->ev = ev, r->fn = w, r->acc = acc;
     for (unsigned i = 1; i < n; i++)
         r->arg[i] = baked(ev, args, i) ? baked_value(o, ev, args, i) : NULL;
     return w;
 }
 
-LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, LLVMValueRef *args,
-                         unsigned nargs)
+/* The call of site's copy; a loop site of a kernel also passes its memory
+ * accumulators, as calls of the stubs at the site that accum.c lowers
+ * like the handlers' own (an accumulator of the kernel, or NULL). */
+LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, uint32_t site,
+                         LLVMValueRef *args, unsigned nargs)
 {
-    LLVMValueRef w = find_wrapper(o, ev, args, nargs);
+    int acc = takes_acc(o, ev, site);
+    LLVMValueRef w = find_wrapper(o, ev, args, nargs, acc);
     if (!w)
-        w = make_wrapper(o, ev, args, nargs);
-    LLVMValueRef a[4];
+        w = make_wrapper(o, ev, args, nargs, acc);
+    LLVMValueRef a[4 + GM_OOL_ACCS];
     unsigned k = 0;
     for (unsigned i = 0; i < nargs; i++)
         if (!baked(ev, args, i))
             a[k++] = args[i];
+    for (unsigned j = 0; acc && j < o->accum[ev]; j++) {
+        LLVMValueRef stub = o->accfn[ev][j];
+        a[k++] = LLVMBuildCall2(b, LLVMGlobalGetValueType(stub), stub, &args[0], 1, "");
+    }
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(w), w, a, k, "");
 }
 

@@ -11,7 +11,9 @@
  * appended there as its record arrives, and a thread asks CUPTI every
  * KT_FLUSH_MS for the completed records: a run killed at a time limit
  * leaves the launches it finished, so the harness can compare its first K
- * launches with another build's (bench/corpus/run.sh).
+ * launches with another build's (bench/corpus/run.sh). A SIGTERM (the
+ * harness's time limit) then makes that thread write what CUPTI has, the
+ * finished launches of unfinished buffers included, and exit with 124.
  * Depends on CUPTI and libc only; not on gpumem.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #define KT_BUF (8u << 20)
 #define KT_SLOTS 4096u /* distinct kernel names; more are counted as one row */
@@ -36,6 +40,7 @@ static struct kt_row kt_rows[KT_SLOTS];
 static uint64_t kt_dropped;
 static pthread_mutex_t kt_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *kt_seq; /* $GM_KTIME_SEQ, or NULL */
+static volatile sig_atomic_t kt_term;
 
 static uint64_t kt_hash(const char *s)
 {
@@ -80,6 +85,8 @@ static void CUPTIAPI kt_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, 
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+        if (kt_term && k->end <= k->start)
+            continue; /* unfinished at a forced flush */
         uint64_t ns = k->end > k->start ? k->end - k->start : 0;
         kt_add(k->name, ns);
         if (kt_seq)
@@ -112,14 +119,25 @@ static void kt_write(void)
         fprintf(stderr, "gm-ktime: write error on %s\n", path && *path ? path : "ktime.tsv");
 }
 
+static void kt_on_term(int sig)
+{
+    (void)sig;
+    kt_term = 1;
+}
+
 /* Asks CUPTI for the buffers whose records are all complete, every
- * KT_FLUSH_MS (the default flush: it never returns a record unfinished). */
+ * KT_FLUSH_MS (the default flush: it never returns a record unfinished);
+ * after a SIGTERM, for every buffer (kt_write), and exits. */
 static void *kt_flusher(void *arg)
 {
     (void)arg;
     struct timespec t = {.tv_sec = KT_FLUSH_MS / 1000, .tv_nsec = (KT_FLUSH_MS % 1000) * 1000000L};
     for (;;) {
         nanosleep(&t, NULL);
+        if (kt_term) {
+            kt_write();
+            _exit(124);
+        }
         cuptiActivityFlushAll(0);
     }
     return NULL;
@@ -136,8 +154,12 @@ static void kt_seq_start(void)
         fprintf(stderr, "gm-ktime: cannot write %s; no per-launch times\n", path);
         return;
     }
-    if (pthread_create(&th, NULL, kt_flusher, NULL) == 0)
-        pthread_detach(th);
+    if (pthread_create(&th, NULL, kt_flusher, NULL) != 0)
+        return;
+    pthread_detach(th);
+    struct sigaction sa = {.sa_handler = kt_on_term};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 int InitializeInjection(void)

@@ -7,7 +7,8 @@
 ; store shares the loads' copy, whatever constant it stores); a site
 ; in a kernel's loop gets the handler inlined with its register
 ; accumulator while the growth budget lasts (-gm-inline-growth=0: none; a
-; small kernel inlines all its loop sites if they are at most 3, else none);
+; small kernel inlines all its loop sites if they are at most 3, else none;
+; one left out of line with a loop step passes its accumulator in local memory);
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
 ; loop site calls a copy of its GM_SLOW helper specialised for its info word.
@@ -53,11 +54,22 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: load i32
 ; CHECK: exit:
 ; CHECK: call {{.*}}co_flush_all
+; Without a budget the loop's load (a loop step of 4 B) calls the copy that
+; takes its accumulator, in local memory: zeroed at entry, the step stored
+; there, flushed at the exit; the copy never tests it for NULL.
+; NONE: define internal void @gm_ool__before_mem_acc__[[NACC:[0-9]+]](i32 %0, i64 %1, ptr %2)
+; NONE-NOT: ptr %2, null
+; NONE: ret void
 ; NONE-LABEL: define ptx_kernel void @loop(
-; NONE-NOT: alloca
+; NONE: %gm.acc = alloca [6 x i32]
+; NONE-NEXT: store [6 x i32] zeroinitializer, ptr %gm.acc
+; NONE: store i32 4, ptr
 ; NONE: body:
-; NONE: call void @gm_ool__before_mem__[[NLD:[0-9]+]](i32 3, i64 %{{[0-9]+}})
+; NONE: call void @gm_ool__before_mem_acc__[[NACC]](i32 3, i64 %{{[0-9]+}}, ptr %gm.acc)
 ; NONE-NEXT: load i32
+; NONE: exit:
+; NONE: call {{.*}}co_flush_all
+; NONE: ret void
 define ptx_kernel void @loop(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %body

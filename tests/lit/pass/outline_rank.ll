@@ -6,7 +6,8 @@
 ; (GM_ACCUM_MAX = 16: a 17th inlined site would get none and pay the
 ; direct path inlined). Each kernel here has 4 or more loop sites and a
 ; budget (-gm-inline-growth) for one site of the coalescing handler; a site
-; that is not inlined calls gm_ool__before_mem__N.
+; that is not inlined calls gm_ool__before_mem__N, or, with a loop step,
+; gm_ool__before_mem_acc__N with its accumulator in local memory.
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=500 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll 2>%t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=DIAG < %t.err
@@ -26,7 +27,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT: gm_ool__before_mem__
 ; CHECK: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(i32 3,
 ; CHECK: exit:
-; DIAG: gpumem: inline step_first: budget 94/{{[0-9]+}} insts, 1 accumulators; loop sites 1/4 (steps 1/1); depth 1: 1/4 (steps 1/1)
+; DIAG: gpumem: inline step_first: budget 94/{{[0-9]+}} insts, 1 accumulators, 0 in memory; loop sites 1/4 (steps 1/1); depth 1: 1/4 (steps 1/1)
 define ptx_kernel void @step_first(ptr addrspace(1) %p, ptr addrspace(1) %q, i32 %n) {
 entry:
   br label %loop
@@ -63,7 +64,7 @@ exit:
 ; CHECK-NOT: gm_ool__before_mem__
 ; CHECK: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(i32 8,
 ; CHECK: latch:
-; DIAG: gpumem: inline deepest_first: budget 94/{{[0-9]+}} insts, 1 accumulators; loop sites 1/4 (steps 0/2); depth 2: 1/1 (steps 0/0); depth 1: 0/3 (steps 0/2)
+; DIAG: gpumem: inline deepest_first: budget 94/{{[0-9]+}} insts, 1 accumulators, 2 in memory; loop sites 1/4 (steps 0/2); depth 2: 1/1 (steps 0/0); depth 1: 0/3 (steps 0/2)
 define ptx_kernel void @deepest_first(ptr addrspace(1) %p, ptr addrspace(1) %q, i32 %n) {
 entry:
   br label %outer
@@ -100,18 +101,18 @@ exit:
 ; With coalescing and divergence and a budget for all: 17 loads with a
 ; step and the loop's branch, 18 accumulators asked for, 16 in registers.
 ; The step sites come first: the first 16 loads are inlined, the 17th load
-; and the branch call their out-of-line copies; all of it before the loads
-; (hoist.c).
+; calls its copy with an accumulator in local memory (it has a loop step),
+; the branch its plain copy; all of it before the loads (hoist.c).
 ; CAP-LABEL: define ptx_kernel void @cap(
 ; CAP: loop:
 ; CAP-COUNT-16: call { i32, i32, i32 } @gm_ool__slow__{{[0-9]+}}(
 ; CAP-NOT: call { i32, i32, i32 } @gm_ool__slow__
-; CAP: call void @gm_ool__before_mem__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}})
+; CAP: call void @gm_ool__before_mem_acc__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}}, ptr %gm.acc{{[0-9]*}})
 ; CAP: call void @gm_ool__before_branch__{{[0-9]+}}(i32 {{[0-9]+}}, i32 %gm.dir)
 ; CAP-NEXT: load i32, ptr addrspace(1) %a0
 ; CAP: load i32, ptr addrspace(1) %a16
 ; CAP: exit:
-; CAPDIAG: gpumem: inline cap: budget {{[0-9]+}}/{{[0-9]+}} insts, 16 accumulators; loop sites 16/18 (steps 16/17)
+; CAPDIAG: gpumem: inline cap: budget {{[0-9]+}}/{{[0-9]+}} insts, 16 accumulators, 1 in memory; loop sites 16/18 (steps 16/17)
 define ptx_kernel void @cap(ptr addrspace(1) %p, i32 %n) {
 entry:
   br label %loop
