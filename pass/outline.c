@@ -159,7 +159,7 @@ static unsigned site_class(const struct gm_ool *o, size_t i)
 static int mem_acc_site(const struct gm_ool *o, size_t i)
 {
     unsigned sp = o->sites->v[i].s.space;
-    return !(o->plan[i] & GM_OOL_HOT) && (o->plan[i] & GM_OOL_STEP) &&
+    return !gm_diag(GM_DIAG_NO_MACC) && !(o->plan[i] & GM_OOL_HOT) && (o->plan[i] & GM_OOL_STEP) &&
            (sp == GM_SPACE_GLOBAL || sp == GM_SPACE_SHARED || sp == GM_SPACE_LOCAL);
 }
 
