@@ -262,12 +262,17 @@ GM_INLINE void gm_cache_prefetch_n(const struct gm_cache *c, uint32_t set, uint3
 GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set) { gm_cache_prefetch_n(c, set, c->ways); }
 
 /* Ways whose digest is x, as a bit mask. The header holds at least
- * 2 * ways bytes rounded up to 32, so whole 16-way groups are read. */
+ * 2 * ways bytes rounded up to 32, so whole 16-way groups are read; up to
+ * 4 ways, one 8-byte load. */
 GM_INLINE uint64_t dig_match_n(uint32_t ways, const uint16_t *d, uint16_t x)
 {
     uint64_t m = 0;
 #ifdef __SSE4_1__
     __m128i k = _mm_set1_epi16((short)x);
+    if (ways <= 4) {
+        __m128i a = _mm_cmpeq_epi16(_mm_loadl_epi64((const __m128i *)d), k);
+        return (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(a, a)) & ((1u << ways) - 1);
+    }
     for (uint32_t i = 0; i < ways; i += 16) {
         __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i)), k);
         __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i + 8)), k);
