@@ -169,10 +169,21 @@ GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)
 }
 
 /* Set indices of the lines line + k * d, k < n (n <= 32), into out[k]:
- * gm_cache_set of each, with the hash and modulo chosen once. */
+ * gm_cache_set of each, with the hash and modulo chosen once. With the mod
+ * hash, when the low 32 bits of the lines do not pass 2^32, each set is
+ * the last one plus d mod sets (less sets when that passes sets). */
 GM_INLINE void cache_sets_h(const struct gm_cache *c, enum gm_hash h, int pow2, uint64_t line, uint64_t d,
                             uint32_t n, uint32_t *out)
 {
+    if (h == GM_HASH_MOD && !pow2 && d < (1ull << 32) && (uint32_t)line + (uint64_t)(n - 1) * d < (1ull << 32)) {
+        uint32_t set = gm_cache_set(c, line), step = (uint32_t)(((unsigned __int128)(c->fm * d) * c->sets) >> 64);
+        for (uint32_t k = 0; k < n; k++) {
+            out[k] = set;
+            set += step;
+            set -= set >= c->sets ? c->sets : 0;
+        }
+        return;
+    }
     for (uint32_t k = 0; k < n; k++, line += d) {
         uint32_t v = gm_set_hash(h, line);
         out[k] = pow2 ? v & (c->sets - 1) : (uint32_t)(((unsigned __int128)(c->fm * v) * c->sets) >> 64);

@@ -624,13 +624,15 @@ GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
     }
     gm_cache_sets(&s->l1[sm], line, d, 32, s1);
     gm_cache_sets(&s->l2, line, d, 32, s2);
+    /* lane 0 in an allocation that also holds lane 31: so do the lanes between */
+    uint32_t id = x0->alloc, one = id && addr + 31 * stride - w->hit_base < w->hit_end - w->hit_base;
     for (uint32_t k = 1; k < 32; k++) {
         struct gm_lacc *x = &w->buf[w->nbuf++];
         *x = *x0;
         addr += stride;
         line += d;
         x->line = line;
-        x->alloc = alloc_of(s, w, addr);
+        x->alloc = one ? id : alloc_of(s, w, addr);
         x->l1set = s1[k];
         x->l2set = s2[k];
         x->dig = gm_dig(line + 1);
