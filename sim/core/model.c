@@ -472,10 +472,10 @@ static uint32_t partial_line(uint32_t *bytes, int o0, int o1)
 }
 
 /* A new line access at the end of w->buf with everything but its byte
- * masks: first = offset in the line of its first touched byte (the
- * allocation is the one holding that byte). */
-GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
-                                   uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+ * masks and set indices: first = offset in the line of its first touched
+ * byte (the allocation is the one holding that byte). */
+GM_INLINE struct gm_lacc *lacc_open(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
+                                    uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     struct gm_lacc *x = &w->buf[w->nbuf++];
     x->line = line;
@@ -483,8 +483,6 @@ GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64
     x->site = site;
     x->rec = rec;
     x->sm = (uint16_t)sm;
-    x->l1set = gm_cache_set(&s->l1[sm], line);
-    x->l2set = gm_cache_set(&s->l2, line);
     x->dig = gm_dig(line + 1);
     x->op = (uint8_t)op;
     x->l2hint = -1;
@@ -492,6 +490,42 @@ GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64
     x->l2abs = 0;
     x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
     return x;
+}
+
+/* lacc_open with the set indices. */
+GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
+                                   uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_lacc *x = lacc_open(s, w, line, first, site, rec, sm, op);
+    x->l1set = gm_cache_set(&s->l1[sm], line);
+    x->l2set = gm_cache_set(&s->l2, line);
+    return x;
+}
+
+/* Set indices in cache c of the lines of x[0..n), into each one's l1set
+ * (l2 = 0) or l2set, with the hash and the modulo chosen once. */
+GM_INLINE void sets_h(const struct gm_cache *c, enum gm_hash h, int pow2, struct gm_lacc *x, uint32_t n, int l2)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = gm_set_hash(h, x[k].line);
+        v = pow2 ? v & (c->sets - 1) : (uint32_t)(((unsigned __int128)(c->fm * v) * c->sets) >> 64);
+        if (l2) x[k].l2set = v;
+        else x[k].l1set = v;
+    }
+}
+GM_INLINE void sets_c(const struct gm_cache *c, struct gm_lacc *x, uint32_t n, int l2)
+{
+    int p = c->pow2 != 0;
+    if (c->hash == GM_HASH_XOR) p ? sets_h(c, GM_HASH_XOR, 1, x, n, l2) : sets_h(c, GM_HASH_XOR, 0, x, n, l2);
+    else if (c->hash == GM_HASH_FOLD) p ? sets_h(c, GM_HASH_FOLD, 1, x, n, l2) : sets_h(c, GM_HASH_FOLD, 0, x, n, l2);
+    else p ? sets_h(c, GM_HASH_MOD, 1, x, n, l2) : sets_h(c, GM_HASH_MOD, 0, x, n, l2);
+}
+/* The L1 (SM sm's) and L2 set indices of the line accesses made since
+ * w->buf[start] (lacc_open's). */
+static void lacc_sets(const struct gm_sim *s, struct gm_worker *w, uint32_t start, uint32_t sm)
+{
+    sets_c(&s->l1[sm], w->buf + start, w->nbuf - start, 0);
+    sets_c(&s->l2, w->buf + start, w->nbuf - start, 1);
 }
 
 /* A global access whose 32 lanes cover [addr, addr + len) contiguously
@@ -663,7 +697,7 @@ GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint3
         if (w->buf[start + (v & 0xff)].line == line) return &w->buf[start + (v & 0xff)];
     }
     c->ht[h] = c->stamp << 8 | (w->nbuf - start);
-    struct gm_lacc *x = lacc_new(s, w, line, first, site, rec, sm, op);
+    struct gm_lacc *x = lacc_open(s, w, line, first, site, rec, sm, op);   /* sets: coalesce_global */
     x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
     x->smask = 0;
     return x;
@@ -690,6 +724,7 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
             len -= n;
         }
     }
+    lacc_sets(s, w, start, sm);
     /* the request belongs to the allocation of its first line's first byte */
     struct gm_counts *A = gm_ct(&w->allocs, w->buf[start].alloc);
     A->requests++;
