@@ -65,6 +65,15 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
     return m;
 }
 
+/* 1 when L2 set lies in a partition other than SM smid's (s->near[smid] =
+ * smid mod partitions): with two partitions (a constant in the H100 loops)
+ * a compare with the half, else gm_partition's multiplication. */
+GM_INLINE int far_set(const struct gm_sim *s, const struct gm_cache *c, uint32_t set, uint32_t smid)
+{
+    if (c->parts == 2) return (set >= c->sets / 2) != (smid & 1);
+    return gm_partition(s, set) != s->near[smid];
+}
+
 /* One L2 line access: the sectors in mask (bytes NULL = full). Sectors of
  * one line do not affect each other's outcome: hits are decided on the
  * line's state before the access, then a read miss fills its l2_fill group
@@ -77,7 +86,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
 {
     struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, dig, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
-    if (c->parts > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
+    if (c->parts > 1 && far_set(s, c, set, smid)) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
