@@ -814,8 +814,8 @@ static void add_acc(struct gm_counts *C, gm_acc a)
  * once per run of equal (allocation, site) instead of per access; empties
  * the buffer. Each access's eight outcome bytes (six used) are one 64-bit
  * word, summed per op in 16-bit lanes (even bytes, odd bytes: a buffer's
- * sums fit, at most 4 x its entries); the (allocation, site) pair is one
- * 64-bit word too. */
+ * sums fit, at most 4 x its entries), in registers while the op stays the
+ * same; the (allocation, site) pair is one 64-bit word too. */
 _Static_assert(4 * (GM_LBUF + GM_REC_LINES) < 65536, "fold's 16-bit sums");
 _Static_assert(offsetof(struct gm_lacc, site) == offsetof(struct gm_lacc, alloc) + 4, "fold's key");
 _Static_assert(offsetof(struct gm_lacc, far) == offsetof(struct gm_lacc, ns) + 5, "fold's outcome bytes");
@@ -837,19 +837,28 @@ static void fold_flush(struct gm_worker *w, uint32_t alloc, uint32_t site, uint6
 static void fold(struct gm_worker *w)
 {
     if (!w->nbuf) return;
-    uint64_t v[3][2] = {{0}}, key, k, o;
+    uint64_t v[3][2] = {{0}}, key, k, o, a0 = 0, a1 = 0;   /* a0, a1: the current op's lanes */
+    uint32_t op = w->buf[0].op;
     memcpy(&key, &w->buf[0].alloc, sizeof key);
     for (uint32_t i = 0; i < w->nbuf; i++) {
         const struct gm_lacc *x = &w->buf[i];
         memcpy(&k, &x->alloc, sizeof k);
-        if (k != key) {
-            fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
-            key = k;
+        if (k != key || x->op != op) {   /* a run of one op ends */
+            v[op][0] += a0;
+            v[op][1] += a1;
+            a0 = a1 = 0;
+            op = x->op;
+            if (k != key) {
+                fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
+                key = k;
+            }
         }
         memcpy(&o, &x->ns, sizeof o);
-        v[x->op][0] += o & LANES;
-        v[x->op][1] += o >> 8 & LANES;
+        a0 += o & LANES;
+        a1 += o >> 8 & LANES;
     }
+    v[op][0] += a0;
+    v[op][1] += a1;
     fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
     w->nbuf = 0;
 }
