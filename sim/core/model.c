@@ -90,7 +90,7 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
-        evict(w, &victim);
+        if (victim.dirty) evict(w, &victim);   /* the call only for dirty lines */
     }
     uint32_t fullall = full_mask(e), full = fullall & mask;
     r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
