@@ -669,9 +669,9 @@ GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
     gm_cache_sets(&s->l2, line, d, 32, s2);
     /* lane 0 in an allocation that also holds lane 31: so do the lanes between */
     uint32_t id = x0->alloc, one = id && addr + 31 * stride - w->hit_base < w->hit_end - w->hit_base;
+    struct gm_lacc *x = x0;   /* the last entry of w->buf; nbuf counted once after the lanes */
     for (uint32_t k = 1; k < 32; k++) {
-        struct gm_lacc *x = &w->buf[w->nbuf++];
-        *x = *x0;
+        *++x = *x0;
         addr += stride;
         line += d;
         x->line = line;
@@ -680,6 +680,7 @@ GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
         x->l2set = s2[k];
         x->dig = gm_dig(line + 1);
     }
+    w->nbuf += 31;
 }
 
 /* A request counted to the allocation of its first byte (lanes ascending:
