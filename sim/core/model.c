@@ -921,10 +921,18 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, struct kgeo
  * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU, 64 B fill,
  * 2 partitions; RTX 2080 Ti: L2 16-way LRU, sector fill, 1 partition),
  * anything else the general one. */
-void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+GM_INLINE void lines_geo(struct gm_sim *s, struct gm_worker *w, int par)
 {
     const struct gm_sim_config *c = &s->cfg;
     if (is_geo(c, GEO_H100, 1)) lines(s, w, par, GEO_H100);
     else if (is_geo(c, GEO_RTX, 1)) lines(s, w, par, GEO_RTX);
     else lines(s, w, par, cfg_geo(c));
+}
+
+/* The serial and the parallel pass compiled apart (par a constant in
+ * each: the serial loop keeps no flag to test at every access). */
+void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+{
+    if (par) lines_geo(s, w, 1);
+    else lines_geo(s, w, 0);
 }
