@@ -764,7 +764,7 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
     }
 }
 
-void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
+GM_INLINE void coalesce_one(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
     uint32_t site = site_index(s, a), sm = a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
     struct gm_counts *S = gm_ct(&w->sites, site);
@@ -792,6 +792,17 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     }
     if (!local && width <= 16) coalesce_global(s, w, a, width, nact, site, rec, sm, op);
     else coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
+}
+
+void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
+{
+    coalesce_one(s, w, a, rec);
+}
+
+size_t gm_model_coalesce_run(struct gm_sim *s, struct gm_worker *w, const struct gm_access *recs, size_t i, size_t n)
+{
+    while (i < n && w->nbuf <= GM_LBUF) coalesce_one(s, w, &recs[i++], 0);
+    return i;
 }
 
 /* Outcome sums of a run of line accesses with one allocation and site, per

@@ -158,7 +158,7 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     struct gm_worker *w = &s->w[0];
     for (size_t i = 0; i < n;) {
         double t0 = gm_mono();
-        while (i < n && w->nbuf <= GM_LBUF) gm_model_coalesce(s, w, &recs[i++], 0);
+        i = gm_model_coalesce_run(s, w, recs, i, n);
         double t1 = gm_mono();
         gm_model_lines(s, w, 0);
         s->t_coal += t1 - t0;
