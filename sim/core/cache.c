@@ -80,15 +80,18 @@ int gm_cache_init(struct gm_cache *c, uint64_t bytes, uint32_t ways, enum gm_rep
 }
 
 /* Empty ways (digest 0), ages 0..ways-1, PLRU bits 0; line state is
- * cleared on insert. */
+ * cleared on insert. LRU: set 0's header is made, then copied to the
+ * others in doubling blocks (sets 0..k-1 to k..2k-1), not set by set. */
 void gm_cache_reset(struct gm_cache *c)
 {
-    memset(c->hdr, 0, (size_t)c->sets * c->hstride);
-    if (c->repl == GM_REPL_PLRU) return;
-    for (size_t i = 0; i < c->sets; i++) {
-        uint8_t *age = gm_ages(c, (uint32_t)i);
-        for (uint32_t w = 0; w < c->ways; w++) age[w] = (uint8_t)w;
+    size_t n = (size_t)c->sets * c->hstride;
+    if (c->repl == GM_REPL_PLRU) {
+        memset(c->hdr, 0, n);
+        return;
     }
+    gm_cache_reset_set(c, 0);
+    for (size_t done = c->hstride; done < n; done *= 2)
+        memcpy(c->hdr + done, c->hdr, done < n - done ? done : n - done);
 }
 
 void gm_cache_reset_set(struct gm_cache *c, uint32_t set)

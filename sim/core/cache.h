@@ -169,10 +169,21 @@ GM_INLINE uint32_t gm_cache_set(const struct gm_cache *c, uint64_t line)
 }
 
 /* Set indices of the lines line + k * d, k < n (n <= 32), into out[k]:
- * gm_cache_set of each, with the hash and modulo chosen once. */
+ * gm_cache_set of each, with the hash and modulo chosen once. With the mod
+ * hash, when the low 32 bits of the lines do not pass 2^32, each set is
+ * the last one plus d mod sets (less sets when that passes sets). */
 GM_INLINE void cache_sets_h(const struct gm_cache *c, enum gm_hash h, int pow2, uint64_t line, uint64_t d,
                             uint32_t n, uint32_t *out)
 {
+    if (h == GM_HASH_MOD && !pow2 && d < (1ull << 32) && (uint32_t)line + (uint64_t)(n - 1) * d < (1ull << 32)) {
+        uint32_t set = gm_cache_set(c, line), step = (uint32_t)(((unsigned __int128)(c->fm * d) * c->sets) >> 64);
+        for (uint32_t k = 0; k < n; k++) {
+            out[k] = set;
+            set += step;
+            set -= set >= c->sets ? c->sets : 0;
+        }
+        return;
+    }
     for (uint32_t k = 0; k < n; k++, line += d) {
         uint32_t v = gm_set_hash(h, line);
         out[k] = pow2 ? v & (c->sets - 1) : (uint32_t)(((unsigned __int128)(c->fm * v) * c->sets) >> 64);
@@ -262,12 +273,17 @@ GM_INLINE void gm_cache_prefetch_n(const struct gm_cache *c, uint32_t set, uint3
 GM_INLINE void gm_cache_prefetch(const struct gm_cache *c, uint32_t set) { gm_cache_prefetch_n(c, set, c->ways); }
 
 /* Ways whose digest is x, as a bit mask. The header holds at least
- * 2 * ways bytes rounded up to 32, so whole 16-way groups are read. */
+ * 2 * ways bytes rounded up to 32, so whole 16-way groups are read; up to
+ * 4 ways, one 8-byte load. */
 GM_INLINE uint64_t dig_match_n(uint32_t ways, const uint16_t *d, uint16_t x)
 {
     uint64_t m = 0;
 #ifdef __SSE4_1__
     __m128i k = _mm_set1_epi16((short)x);
+    if (ways <= 4) {
+        __m128i a = _mm_cmpeq_epi16(_mm_loadl_epi64((const __m128i *)d), k);
+        return (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(a, a)) & ((1u << ways) - 1);
+    }
     for (uint32_t i = 0; i < ways; i += 16) {
         __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i)), k);
         __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(d + i + 8)), k);
@@ -403,6 +419,21 @@ GM_INLINE struct gm_line *gm_cache_find_at(struct gm_cache *c, uint32_t set, uin
     return w < 0 ? NULL : touch(c, set, (uint32_t)w);
 }
 
+/* A way's state for a newly inserted tag: nothing valid, clean, no owner.
+ * Two 16-byte stores (GCC made a memset or a zeroed struct of it a rep
+ * stos, slow for 32 bytes). */
+_Static_assert(sizeof(struct gm_line) == 32, "line_init's stores");
+GM_INLINE void line_init(struct gm_line *e, uint64_t tag)
+{
+#ifdef __SSE2__
+    _mm_storeu_si128((__m128i *)e, _mm_set_epi64x(0, (long long)tag));
+    _mm_storeu_si128((__m128i *)e + 1, _mm_setzero_si128());
+#else
+    memset(e, 0, sizeof *e);
+    e->tag = tag;
+#endif
+}
+
 /* Inserts a line (after a miss), copying the evicted line's state to *victim
  * (victim->dirty = 0 when the way was empty). vhint: the LRU victim way
  * when the set was prefetched (or >= ways): used when that way is still the
@@ -425,8 +456,7 @@ GM_INLINE struct gm_line *gm_cache_insert_at(struct gm_cache *c, uint32_t set, u
     struct gm_line *e = &c->data[(uint64_t)set * c->ways + w];
     *victim = *e;
     if (!d[w]) victim->dirty = 0;
-    memset(e, 0, sizeof *e);
-    e->tag = tag;
+    line_init(e, tag);
     d[w] = dig;
     return e;
 }

@@ -65,6 +65,15 @@ GM_INLINE uint32_t fill_group(uint32_t m, uint32_t fill_bytes)
     return m;
 }
 
+/* 1 when L2 set lies in a partition other than SM smid's (s->near[smid] =
+ * smid mod partitions): with two partitions (a constant in the H100 loops)
+ * a compare with the half, else gm_partition's multiplication. */
+GM_INLINE int far_set(const struct gm_sim *s, const struct gm_cache *c, uint32_t set, uint32_t smid)
+{
+    if (c->parts == 2) return (set >= c->sets / 2) != (smid & 1);
+    return gm_partition(s, set) != s->near[smid];
+}
+
 /* One L2 line access: the sectors in mask (bytes NULL = full). Sectors of
  * one line do not affect each other's outcome: hits are decided on the
  * line's state before the access, then a read miss fills its l2_fill group
@@ -77,11 +86,11 @@ GM_INLINE struct gm_l2res l2_access(struct gm_sim *s, struct gm_worker *w, struc
 {
     struct gm_line *e = h.absent ? NULL : gm_cache_find_at(c, set, line + 1, dig, h.way), victim;
     struct gm_l2res r = {.n = (uint32_t)__builtin_popcount(mask)};
-    if (c->parts > 1 && gm_partition(s, set) != s->near[smid]) r.far = r.n;
+    if (c->parts > 1 && far_set(s, c, set, smid)) r.far = r.n;
     if (!e) {
         victim.dirty = 0;
         e = gm_cache_insert_at(c, set, line + 1, dig, &victim, h.vic);
-        evict(w, &victim);
+        if (victim.dirty) evict(w, &victim);   /* the call only for dirty lines */
     }
     uint32_t fullall = full_mask(e), full = fullall & mask;
     r.h = op == GM_OP_WRITE ? r.n : (uint32_t)__builtin_popcount(full);
@@ -472,10 +481,10 @@ static uint32_t partial_line(uint32_t *bytes, int o0, int o1)
 }
 
 /* A new line access at the end of w->buf with everything but its byte
- * masks: first = offset in the line of its first touched byte (the
- * allocation is the one holding that byte). */
-GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
-                                   uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+ * masks and set indices: first = offset in the line of its first touched
+ * byte (the allocation is the one holding that byte). */
+GM_INLINE struct gm_lacc *lacc_open(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
+                                    uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     struct gm_lacc *x = &w->buf[w->nbuf++];
     x->line = line;
@@ -483,8 +492,6 @@ GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64
     x->site = site;
     x->rec = rec;
     x->sm = (uint16_t)sm;
-    x->l1set = gm_cache_set(&s->l1[sm], line);
-    x->l2set = gm_cache_set(&s->l2, line);
     x->dig = gm_dig(line + 1);
     x->op = (uint8_t)op;
     x->l2hint = -1;
@@ -492,6 +499,42 @@ GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64
     x->l2abs = 0;
     x->l1h = x->l2n = x->l2h = x->dr = x->far = 0;
     return x;
+}
+
+/* lacc_open with the set indices. */
+GM_INLINE struct gm_lacc *lacc_new(struct gm_sim *s, struct gm_worker *w, uint64_t line, uint32_t first,
+                                   uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
+{
+    struct gm_lacc *x = lacc_open(s, w, line, first, site, rec, sm, op);
+    x->l1set = gm_cache_set(&s->l1[sm], line);
+    x->l2set = gm_cache_set(&s->l2, line);
+    return x;
+}
+
+/* Set indices in cache c of the lines of x[0..n), into each one's l1set
+ * (l2 = 0) or l2set, with the hash and the modulo chosen once. */
+GM_INLINE void sets_h(const struct gm_cache *c, enum gm_hash h, int pow2, struct gm_lacc *x, uint32_t n, int l2)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = gm_set_hash(h, x[k].line);
+        v = pow2 ? v & (c->sets - 1) : (uint32_t)(((unsigned __int128)(c->fm * v) * c->sets) >> 64);
+        if (l2) x[k].l2set = v;
+        else x[k].l1set = v;
+    }
+}
+GM_INLINE void sets_c(const struct gm_cache *c, struct gm_lacc *x, uint32_t n, int l2)
+{
+    int p = c->pow2 != 0;
+    if (c->hash == GM_HASH_XOR) p ? sets_h(c, GM_HASH_XOR, 1, x, n, l2) : sets_h(c, GM_HASH_XOR, 0, x, n, l2);
+    else if (c->hash == GM_HASH_FOLD) p ? sets_h(c, GM_HASH_FOLD, 1, x, n, l2) : sets_h(c, GM_HASH_FOLD, 0, x, n, l2);
+    else p ? sets_h(c, GM_HASH_MOD, 1, x, n, l2) : sets_h(c, GM_HASH_MOD, 0, x, n, l2);
+}
+/* The L1 (SM sm's) and L2 set indices of the line accesses made since
+ * w->buf[start] (lacc_open's). */
+static void lacc_sets(const struct gm_sim *s, struct gm_worker *w, uint32_t start, uint32_t sm)
+{
+    sets_c(&s->l1[sm], w->buf + start, w->nbuf - start, 0);
+    sets_c(&s->l2, w->buf + start, w->nbuf - start, 1);
 }
 
 /* A global access whose 32 lanes cover [addr, addr + len) contiguously
@@ -624,17 +667,20 @@ GM_INLINE void add_step(struct gm_sim *s, struct gm_worker *w, uint64_t addr, ui
     }
     gm_cache_sets(&s->l1[sm], line, d, 32, s1);
     gm_cache_sets(&s->l2, line, d, 32, s2);
+    /* lane 0 in an allocation that also holds lane 31: so do the lanes between */
+    uint32_t id = x0->alloc, one = id && addr + 31 * stride - w->hit_base < w->hit_end - w->hit_base;
+    struct gm_lacc *x = x0;   /* the last entry of w->buf; nbuf counted once after the lanes */
     for (uint32_t k = 1; k < 32; k++) {
-        struct gm_lacc *x = &w->buf[w->nbuf++];
-        *x = *x0;
+        *++x = *x0;
         addr += stride;
         line += d;
         x->line = line;
-        x->alloc = alloc_of(s, w, addr);
+        x->alloc = one ? id : alloc_of(s, w, addr);
         x->l1set = s1[k];
         x->l2set = s2[k];
         x->dig = gm_dig(line + 1);
     }
+    w->nbuf += 31;
 }
 
 /* A request counted to the allocation of its first byte (lanes ascending:
@@ -661,7 +707,7 @@ GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint3
         if (w->buf[start + (v & 0xff)].line == line) return &w->buf[start + (v & 0xff)];
     }
     c->ht[h] = c->stamp << 8 | (w->nbuf - start);
-    struct gm_lacc *x = lacc_new(s, w, line, first, site, rec, sm, op);
+    struct gm_lacc *x = lacc_open(s, w, line, first, site, rec, sm, op);   /* sets: coalesce_global */
     x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = 0;
     x->smask = 0;
     return x;
@@ -688,6 +734,7 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
             len -= n;
         }
     }
+    lacc_sets(s, w, start, sm);
     /* the request belongs to the allocation of its first line's first byte */
     struct gm_counts *A = gm_ct(&w->allocs, w->buf[start].alloc);
     A->requests++;
@@ -717,7 +764,7 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
     }
 }
 
-void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
+GM_INLINE void coalesce_one(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
 {
     uint32_t site = site_index(s, a), sm = a->smid < s->cfg.sm_count ? a->smid : a->smid % s->cfg.sm_count;
     struct gm_counts *S = gm_ct(&w->sites, site);
@@ -747,6 +794,17 @@ void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_ac
     else coalesce_pieces(s, w, a, width, nact, site, rec, sm, op, local);
 }
 
+void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec)
+{
+    coalesce_one(s, w, a, rec);
+}
+
+size_t gm_model_coalesce_run(struct gm_sim *s, struct gm_worker *w, const struct gm_access *recs, size_t i, size_t n)
+{
+    while (i < n && w->nbuf <= GM_LBUF) coalesce_one(s, w, &recs[i++], 0);
+    return i;
+}
+
 /* Outcome sums of a run of line accesses with one allocation and site, per
  * op: sectors, L1 hits, L2 sectors, L2 hits, DRAM reads, far L2 sectors. */
 typedef uint32_t gm_acc[3][6];
@@ -768,8 +826,8 @@ static void add_acc(struct gm_counts *C, gm_acc a)
  * once per run of equal (allocation, site) instead of per access; empties
  * the buffer. Each access's eight outcome bytes (six used) are one 64-bit
  * word, summed per op in 16-bit lanes (even bytes, odd bytes: a buffer's
- * sums fit, at most 4 x its entries); the (allocation, site) pair is one
- * 64-bit word too. */
+ * sums fit, at most 4 x its entries), in registers while the op stays the
+ * same; the (allocation, site) pair is one 64-bit word too. */
 _Static_assert(4 * (GM_LBUF + GM_REC_LINES) < 65536, "fold's 16-bit sums");
 _Static_assert(offsetof(struct gm_lacc, site) == offsetof(struct gm_lacc, alloc) + 4, "fold's key");
 _Static_assert(offsetof(struct gm_lacc, far) == offsetof(struct gm_lacc, ns) + 5, "fold's outcome bytes");
@@ -791,19 +849,28 @@ static void fold_flush(struct gm_worker *w, uint32_t alloc, uint32_t site, uint6
 static void fold(struct gm_worker *w)
 {
     if (!w->nbuf) return;
-    uint64_t v[3][2] = {{0}}, key, k, o;
+    uint64_t v[3][2] = {{0}}, key, k, o, a0 = 0, a1 = 0;   /* a0, a1: the current op's lanes */
+    uint32_t op = w->buf[0].op;
     memcpy(&key, &w->buf[0].alloc, sizeof key);
     for (uint32_t i = 0; i < w->nbuf; i++) {
         const struct gm_lacc *x = &w->buf[i];
         memcpy(&k, &x->alloc, sizeof k);
-        if (k != key) {
-            fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
-            key = k;
+        if (k != key || x->op != op) {   /* a run of one op ends */
+            v[op][0] += a0;
+            v[op][1] += a1;
+            a0 = a1 = 0;
+            op = x->op;
+            if (k != key) {
+                fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
+                key = k;
+            }
         }
         memcpy(&o, &x->ns, sizeof o);
-        v[x->op][0] += o & LANES;
-        v[x->op][1] += o >> 8 & LANES;
+        a0 += o & LANES;
+        a1 += o >> 8 & LANES;
     }
+    v[op][0] += a0;
+    v[op][1] += a1;
     fold_flush(w, (uint32_t)key, (uint32_t)(key >> 32), v);
     w->nbuf = 0;
 }
@@ -865,10 +932,18 @@ GM_INLINE void lines(struct gm_sim *s, struct gm_worker *w, int par, struct kgeo
  * constant-folded copies (H100: L1 4-way PLRU, L2 20-way LRU, 64 B fill,
  * 2 partitions; RTX 2080 Ti: L2 16-way LRU, sector fill, 1 partition),
  * anything else the general one. */
-void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+GM_INLINE void lines_geo(struct gm_sim *s, struct gm_worker *w, int par)
 {
     const struct gm_sim_config *c = &s->cfg;
     if (is_geo(c, GEO_H100, 1)) lines(s, w, par, GEO_H100);
     else if (is_geo(c, GEO_RTX, 1)) lines(s, w, par, GEO_RTX);
     else lines(s, w, par, cfg_geo(c));
+}
+
+/* The serial and the parallel pass compiled apart (par a constant in
+ * each: the serial loop keeps no flag to test at every access). */
+void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int par)
+{
+    if (par) lines_geo(s, w, 1);
+    else lines_geo(s, w, 0);
 }

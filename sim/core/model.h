@@ -145,6 +145,9 @@ static inline uint32_t gm_partition(const struct gm_sim *s, uint32_t set)
 
 /* Pass 1: coalesces a record into w->buf (and counts requests). */
 void gm_model_coalesce(struct gm_sim *s, struct gm_worker *w, const struct gm_access *a, uint32_t rec);
+/* Serial pass 1 over recs[i..n) (record index 0) while w->buf has room
+ * (at most GM_LBUF entries); returns the index of the first record left. */
+size_t gm_model_coalesce_run(struct gm_sim *s, struct gm_worker *w, const struct gm_access *recs, size_t i, size_t n);
 /* Pass 2: runs w->buf through the L1s and (serial) the L2, or (parallel)
  * queues the L2 requests per set group; empties w->buf. */
 void gm_model_lines(struct gm_sim *s, struct gm_worker *w, int parallel);

@@ -158,7 +158,7 @@ void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n)
     struct gm_worker *w = &s->w[0];
     for (size_t i = 0; i < n;) {
         double t0 = gm_mono();
-        while (i < n && w->nbuf <= GM_LBUF) gm_model_coalesce(s, w, &recs[i++], 0);
+        i = gm_model_coalesce_run(s, w, recs, i, n);
         double t1 = gm_mono();
         gm_model_lines(s, w, 0);
         s->t_coal += t1 - t0;
@@ -225,11 +225,12 @@ static void write_back(struct gm_sim *s, struct gm_counts *sum)
 {
     struct gm_cache *c = &s->l2;
     for (uint32_t set = 0; set < c->sets; set++) {   /* set by set: no division per way */
-        const uint16_t *d = gm_digs(c, set);
         struct gm_line *row = c->data + (uint64_t)set * c->ways;
-        for (uint32_t w = 0; w < c->ways; w++) {
-            struct gm_line *e = &row[w];
-            if (!d[w] || !e->dirty) continue;
+        /* the set's ways holding a line (digest not 0), from its header */
+        uint64_t full = c->ways < 64 ? (1ull << c->ways) - 1 : ~0ull;
+        for (uint64_t m = ~gm_dig_match(gm_digs(c, set), c->ways, 0) & full; m; m &= m - 1) {
+            struct gm_line *e = &row[__builtin_ctzll(m)];
+            if (!e->dirty) continue;
             uint32_t n = (uint32_t)__builtin_popcount(e->dirty);
             gm_ct(&s->allocs, e->owner_alloc)->dram_wr += n;
             gm_ct(&s->sites, e->owner_site)->dram_wr += n;
