@@ -87,6 +87,7 @@ const struct gm_loop *gm_loop_headed(const struct gm_loops *lp, LLVMBasicBlockRe
 LLVMBasicBlockRef gm_loop_latch(const struct gm_loop *l);   /* NULL: not exactly one */
 LLVMBasicBlockRef gm_loop_entry(const struct gm_loop *l);   /* the one outside predecessor, or NULL */
 int gm_loop_contains(const struct gm_loop *l, LLVMBasicBlockRef bb);
+const struct gm_loop *gm_loop_of(const struct gm_loops *lp, LLVMBasicBlockRef bb);  /* innermost; NULL: none */
 int gm_loop_once(const struct gm_loops *lp, const struct gm_loop *l, LLVMBasicBlockRef bb);
 /* Loop steps (loopinv.c). */
 int gm_loopinv_store(LLVMBuilderRef b, LLVMValueRef slot, LLVMValueRef inst, LLVMValueRef ptr,
@@ -166,8 +167,10 @@ void gm_call_handlers(struct gm_ins *x, LLVMBuilderRef b, enum gm_ev ev, LLVMVal
 #define GM_OOL_ACCS 4
 /* Bits of a site's plan (outline.c): in a kernel, on a CFG cycle, its
  * address has a loop step (loopinv.c), its budgeted handlers inlined, or
- * its copy called with memory accumulators. */
-enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8, GM_OOL_MACC = 16 };
+ * its copy called with memory accumulators; it runs on every iteration of
+ * its innermost loop. */
+enum { GM_OOL_KERNEL = 1, GM_OOL_LOOP = 2, GM_OOL_STEP = 4, GM_OOL_HOT = 8, GM_OOL_MACC = 16,
+       GM_OOL_EVERY = 32 };
 struct gm_ool {
     LLVMModuleRef m;
     const struct gm_handlers *h;

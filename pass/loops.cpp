@@ -55,6 +55,11 @@ extern "C" LLVMBasicBlockRef gm_loop_entry(const struct gm_loop *l)
   return wrap(loop(l)->getLoopPredecessor());
 }
 
+extern "C" const struct gm_loop *gm_loop_of(const struct gm_loops *lp, LLVMBasicBlockRef bb)
+{
+  return reinterpret_cast<const struct gm_loop *>(lp->LI.getLoopFor(unwrap(bb)));
+}
+
 extern "C" int gm_loop_contains(const struct gm_loop *l, LLVMBasicBlockRef bb)
 {
   return loop(l)->contains(unwrap(bb));

@@ -152,3 +152,31 @@ define ptx_kernel void @consts(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: attributes #[[ATTR]] = { convergent noinline }
 ; NONE-NOT: call {{.*}}@_ZL8co_keyed
 ; NONE-NOT: gm.acc
+
+; A loop-step load under a condition in the loop (not run on every
+; iteration: the warp's mask may change from one to the next, and the
+; step's fast path wants the same one) keeps the plain copy, no accumulator.
+; NONE-LABEL: define ptx_kernel void @loop_cond(
+; NONE-NOT: alloca
+; NONE: then:
+; NONE: call void @gm_ool__before_mem__{{[0-9]+}}(i32 {{[0-9]+}}, i64 %{{[0-9]+}})
+; NONE-NEXT: load i32
+define ptx_kernel void @loop_cond(ptr addrspace(1) %p, i32 %n, i32 %k) {
+entry:
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %j, %latch ]
+  %c0 = icmp slt i32 %i, %k
+  br i1 %c0, label %then, label %latch
+then:
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %i
+  %v = load i32, ptr addrspace(1) %a
+  store i32 %v, ptr addrspace(1) %p
+  br label %latch
+latch:
+  %j = add nsw i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  br i1 %c, label %body, label %exit
+exit:
+  ret void
+}
