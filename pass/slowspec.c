@@ -9,7 +9,8 @@
  * part (infobits.c) goes to gm_ool__slow__<n> instead: a copy that calls the
  * helper with those bits as constants, the helper inlined into it later
  * (inline.c), one per helper and set of constants when a helper's calls
- * need at most GM_SPEC_MAX sets (else they keep the shared body).
+ * need at most GM_SPEC_MAX sets (else they keep the shared body). GM_SHARED
+ * helpers (cold, inline.c) get no copies: they stay one body.
  * Depends on LLVM-C (Core), infobits.c, inline.c.
  */
 #include <stdio.h>
@@ -141,8 +142,8 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
                 LLVMValueRef h = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
                 LLVMValueRef k[GM_SPEC_ARGS];
                 unsigned n;
-                if (!h || !gm_is_slow_helper(h))
-                    continue;
+                if (!h || !gm_is_slow_helper(h) || gm_is_shared_helper(h))
+                    continue;   /* a copy of a GM_SHARED helper would only call it */
                 if (pass)
                     respecialise(m, s, in, h);
                 else if (constants(in, h, k, &n))
