@@ -151,6 +151,7 @@ int gm_handlers_inline(LLVMModuleRef m, const struct gm_sites *s, struct gm_err 
     delete_dead(m);
     gm_ool_tidy(m);
     gm_ool_runs(m);
+    gm_ool_merge(m);
     return 0;
 }
 

@@ -197,6 +197,8 @@ void gm_call_group_handlers(struct gm_ins *x, LLVMBuilderRef b, LLVMValueRef *ar
 void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t i1,
                        unsigned long long spent, unsigned long long budget, unsigned acc);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
+char *gm_ool_body_text(LLVMValueRef f);   /* ooltidy.c: IR text without the name (malloc'd) */
+unsigned gm_ool_merge(LLVMModuleRef m);   /* oolmerge.c: after gm_ool_runs */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */
 int gm_is_shared_helper(LLVMValueRef f);             /* GM_SHARED: cold GM_SLOW (inline.c) */

@@ -5,8 +5,10 @@
 ; inlined site's constants (slowspec.c). coalescing's co_flush_run (adding a
 ; run that ended) is one: co_keyed's copies (gm_ool__slow__N) held it inlined,
 ; 90 of their 306 PTX lines, beside the kernel-exit flush's own body.
+; (The two copies differ in the info word alone: -gm-diag-no-merge keeps them
+; apart, oolmerge.ll.)
 ; RUN: llvm-as %S/Inputs/shared_handler.ll -o %t.shared.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.shared.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-no-merge -gm-handlers=%t.shared.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
