@@ -19,7 +19,7 @@
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
-#define GM_SPEC_MAX 1
+#define GM_SPEC_MAX 3
 #define GM_SPEC_ARGS 8
 
 struct spec { LLVMValueRef helper, fn, arg[GM_SPEC_ARGS]; };
@@ -154,9 +154,12 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
 }
 
 /* Copies for the helpers whose calls need at most GM_SPEC_MAX sets of
- * constants; the others keep their shared body (two specialised
+ * constants; the others keep their shared body. Two specialised
  * coalescing helpers, 2 x 311 PTX lines, were more than the shared one,
- * 547: blockAccess-cuda). */
+ * 547 (blockAccess-cuda, GM_SPEC_MAX 1); since the run flush stays a call
+ * (co_flush_run, GM_SHARED) a copy is 159 lines against the shared 524,
+ * and copies that differ in constants only become one (oolmerge.c):
+ * blockAccess-cuda 1,751 -> 1,408 embedded PTX lines with 3. */
 static void make_copies(LLVMModuleRef m, struct specs *s)
 {
     for (size_t i = 0; i < s->n; i++) {
