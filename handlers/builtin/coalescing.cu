@@ -55,14 +55,16 @@ GM_INL uint32_t co_job_slot(uint32_t kind, uint32_t j)
     return kind == CO_SHARED && j >= 2 ? j + 3 : j;
 }
 
-/* Value of job j of a group for a warp execution, as a chain of selects
- * (no jump table). Whatever the kind, job 2 is r's low count (sectors,
- * wavefronts) and job 3 its high one (lines, ideal wavefronts): the value
- * follows from j alone (two compares fewer than from the slot). */
-GM_INL uint32_t co_job_value(uint32_t j, uint32_t n, uint32_t r, uint32_t bytes, int whole)
+/* Value of slot for a warp execution, as a chain of selects (no jump
+ * table; slots 0..6, larger slots give 0). */
+GM_INL uint32_t co_job_value_sel(uint32_t slot, uint32_t n, uint32_t r, uint32_t bytes, int whole)
 {
-    uint32_t v = j == 0 ? (uint32_t)whole : j == 1 ? n : j == 2 ? r & 0xffff : r >> 16;
-    return j == 4 ? (bytes + 31) / 32 : v;
+    uint32_t lo = r & 0xffff, hi = r >> 16;
+    uint32_t v = slot == CO_WARPS ? (uint32_t)whole : 0;
+    v = slot == CO_THREADS ? n : v;
+    v = slot == CO_SECTORS || slot == CO_WAVES ? lo : v;
+    v = slot == CO_LINES || slot == CO_IDEAL_WAVES ? hi : v;
+    return slot == CO_IDEAL ? (bytes + 31) / 32 : v;
 }
 
 /* Out of line: co_direct and co_keyed share it. */
@@ -80,8 +82,9 @@ GM_SLOW void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint
     uint32_t jobs = kind == CO_MEM ? 5 : kind == CO_SHARED ? 4 : 2;
     /* with at least as many lanes as jobs (the common case) one pass */
     for (uint32_t j = rank; j < jobs; j += n) {
-        uint32_t v = co_job_value(j, n, r, bytes, whole);
-        if (v) atomicAdd(c + co_job_slot(kind, j), (unsigned long long)v);
+        uint32_t slot = co_job_slot(kind, j);
+        uint32_t v = co_job_value_sel(slot, n, r, bytes, whole);
+        if (v) atomicAdd(c + slot, (unsigned long long)v);
     }
 }
 
@@ -332,8 +335,9 @@ GM_INL void co_emit_group(uint32_t site, uint32_t nsites, uint32_t mask, uint32_
             if (m) atomicAdd(m + (site + k) * 1024 + (n - 1) * 32 + (s < 32 ? s : 32) - 1, 1ull);
             continue;
         }
-        uint32_t v = co_job_value(t, n, r, bytes, 1);
-        if (v) atomicAdd(c + k * gm_slots__coalescing + co_job_slot(kind, t), (unsigned long long)v);
+        uint32_t slot = co_job_slot(kind, t);
+        uint32_t v = co_job_value_sel(slot, n, r, bytes, 1);
+        if (v) atomicAdd(c + k * gm_slots__coalescing + slot, (unsigned long long)v);
     }
 }
 

@@ -22,7 +22,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CO: define internal void @gm_ool__before_mem__[[SH:[0-9]+]](i32 %0, i64 %1) #
 ; CO: define internal void @gm_ool__before_mem__[[G:[0-9]+]](i32 %0, i64 %1, i32 %2) #
-; CO: call noundef i32 @llvm.nvvm.redux.sync.add(i32 %2,
+; CO: mul nuw nsw i32 %{{[0-9]+}}, %2
 ; CO-NOT: define internal void @gm_ool__
 ; CO-LABEL: define ptx_kernel void @k(
 ; CO: call void @gm_ool__before_mem__[[G]](i32 0, i64 %{{[0-9]+}}, i32 4)
