@@ -295,6 +295,11 @@ static void merge(LLVMModuleRef m, struct mcopy *c, struct mclass *k)
     for (unsigned i = 0; i < na; i++)
         LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, attrs[i]);
     free(attrs);
+    LLVMMetadataRef sp = LLVMGetSubprogram(base->f);
+    if (sp) {
+        LLVMSetSubprogram(base->f, NULL);
+        LLVMSetSubprogram(nf, sp);
+    }
     LLVMBasicBlockRef bb;
     while ((bb = LLVMGetFirstBasicBlock(base->f))) {
         LLVMRemoveBasicBlockFromParent(bb);

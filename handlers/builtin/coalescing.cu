@@ -253,9 +253,11 @@ GM_SLOW void co_direct(uint32_t site, uint64_t addr, uint32_t info, uint64_t val
     int same = GM_INFO_SPACE(info) != GM_SPACE_GENERIC && !(info & GM_INFO_MEMINTR);
     uint32_t km = same ? mask : __match_any_sync(mask, kind);
     uint32_t r = co_count(km, kind, space, addr, len, info);
-    /* then also every lane the same width, and the one group the whole
-     * warp: no reduction, no test */
-    uint32_t bytes = same ? __popc(km) * len : __reduce_add_sync(km, len);
+    /* then the one group is the whole warp: no test. (threads x width
+     * for the bytes would fold away for 1-byte accesses, and their copy
+     * would no longer differ from the others in the width alone,
+     * oolmerge.c: blockAccess-cuda 1,408 -> 1,581 PTX lines) */
+    uint32_t bytes = __reduce_add_sync(km, len);
     co_emit(site, km, kind, r, bytes, same || (km & mask & -mask) != 0);
 }
 
