@@ -10,10 +10,13 @@
  * of integer arithmetic (not a divisor), compares, selects, phis, stored
  * values, returns and arguments of calls (not an intrinsic's immarg, not
  * inline asm); anything else that differs (a GEP index, a switch case, a
- * callee) keeps the copies apart. A copy joins another only when its PTX
- * lines (about its instructions) exceed what the calls gain (about two
- * lines per argument and call). The code of each is compared as ooltidy.c
- * does, as IR text, once the constants are set alike.
+ * callee) keeps the copies apart, and so do constants that folded away in
+ * one copy (a multiply by 1). A copy joins another only with at most
+ * GM_MERGE_MAX_PARAMS parameters in all and when its PTX lines (about its
+ * instructions) exceed what the calls gain (about two lines per argument
+ * and call). The code of each is compared as ooltidy.c does, as IR text,
+ * once the constants are set alike (instruction flags included: each
+ * copy's held for its own constants).
  * -gm-diag-no-merge keeps them apart. Depends on LLVM-C (Core), ooltidy.c
  * (gm_ool_body_text).
  */
