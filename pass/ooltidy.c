@@ -102,7 +102,7 @@ static LLVMValueRef drop_dead_params(LLVMModuleRef m, LLVMValueRef f)
 }
 
 /* The copy's IR text without its name: equal texts, equal code. */
-static char *body_text(LLVMValueRef f)
+char *gm_ool_body_text(LLVMValueRef f)
 {
     char *s = LLVMPrintValueToString(f);
     size_t n = 0;
@@ -152,7 +152,7 @@ void gm_ool_tidy(LLVMModuleRef m)
     for (size_t i = 0; i < n; i++) {
         clean(c[i].f);
         c[i].f = drop_dead_params(m, c[i].f);
-        c[i].text = body_text(c[i].f);
+        c[i].text = gm_ool_body_text(c[i].f);
     }
     if (n > 1)
         qsort(c, n, sizeof *c, by_text);

@@ -47,6 +47,8 @@ static cl::opt<bool> DiagNoRun("gm-diag-no-run", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: runs of out-of-line calls keep their calls"));
 static cl::opt<bool> DiagNoMacc("gm-diag-no-macc", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: out-of-line loop sites get no memory accumulators"));
+static cl::opt<bool> DiagNoMerge("gm-diag-no-merge", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: A/B switch: out-of-line copies that differ in constants stay apart"));
 static cl::opt<bool> DiagSites("gm-diag-sites", cl::init(false), cl::Hidden,
     cl::desc("gpumem: print per kernel how many loop sites got their handlers inlined"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
@@ -62,6 +64,7 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
                          (DiagNoLoopinv ? GM_DIAG_NO_LOOPINV : 0u) |
                              (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u) |
                              (DiagNoRun ? GM_DIAG_NO_RUN : 0u) | (DiagNoMacc ? GM_DIAG_NO_MACC : 0u) |
+                             (DiagNoMerge ? GM_DIAG_NO_MERGE : 0u) |
                              (DiagSites ? GM_DIAG_SITES : 0u)};
     char err[1024] = "";
     int r;

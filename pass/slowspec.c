@@ -9,7 +9,8 @@
  * part (infobits.c) goes to gm_ool__slow__<n> instead: a copy that calls the
  * helper with those bits as constants, the helper inlined into it later
  * (inline.c), one per helper and set of constants when a helper's calls
- * need at most GM_SPEC_MAX sets (else they keep the shared body).
+ * need at most GM_SPEC_MAX sets (else they keep the shared body). GM_SHARED
+ * helpers (cold, inline.c) get no copies: they stay one body.
  * Depends on LLVM-C (Core), infobits.c, inline.c.
  */
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include <llvm-c/DebugInfo.h>
 #include "internal.h"
 
-#define GM_SPEC_MAX 1
+#define GM_SPEC_MAX 3
 #define GM_SPEC_ARGS 8
 
 struct spec { LLVMValueRef helper, fn, arg[GM_SPEC_ARGS]; };
@@ -141,8 +142,8 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
                 LLVMValueRef h = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
                 LLVMValueRef k[GM_SPEC_ARGS];
                 unsigned n;
-                if (!h || !gm_is_slow_helper(h))
-                    continue;
+                if (!h || !gm_is_slow_helper(h) || gm_is_shared_helper(h))
+                    continue;   /* a copy of a GM_SHARED helper would only call it */
                 if (pass)
                     respecialise(m, s, in, h);
                 else if (constants(in, h, k, &n))
@@ -153,9 +154,12 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
 }
 
 /* Copies for the helpers whose calls need at most GM_SPEC_MAX sets of
- * constants; the others keep their shared body (two specialised
+ * constants; the others keep their shared body. Two specialised
  * coalescing helpers, 2 x 311 PTX lines, were more than the shared one,
- * 547: blockAccess-cuda). */
+ * 547 (blockAccess-cuda, GM_SPEC_MAX 1); since the run flush stays a call
+ * (co_flush_run, GM_SHARED) a copy is 159 lines against the shared 524,
+ * and copies that differ in constants only become one (oolmerge.c):
+ * blockAccess-cuda 1,751 -> 1,408 embedded PTX lines with 3. */
 static void make_copies(LLVMModuleRef m, struct specs *s)
 {
     for (size_t i = 0; i < s->n; i++) {

@@ -32,10 +32,15 @@ GM_INL uint32_t co_spans_slow(uint32_t mask, uint64_t a, uint32_t len)
  * Memory intrinsics, struct copies of a constant size included, take the
  * exact walk (a run-time alignment test for them as well would need 18
  * registers). */
-GM_INL uint32_t co_spans(uint32_t mask, uint64_t a, uint32_t len, uint32_t info)
+GM_INL int co_natural(uint32_t info)
 {
     uint32_t w = GM_INFO_WIDTH(info);
-    if ((info & GM_INFO_MEMINTR) || !w || w > 32 || (w & (w - 1)))
+    return !(info & GM_INFO_MEMINTR) && w && w <= 32 && !(w & (w - 1));
+}
+
+GM_INL uint32_t co_spans(uint32_t mask, uint64_t a, uint32_t len, uint32_t info)
+{
+    if (!co_natural(info))
         return co_spans_slow(mask, a, len);
     uint32_t r = gm_sorted_units(mask, a >> 5);
     if (r != GM_UNSORTED) return r;
@@ -89,7 +94,7 @@ GM_SLOW void co_emit(uint32_t site, uint32_t km, uint32_t kind, uint32_t r, uint
  * each), the width (6 bits) and the kind; the counters of a run follow
  * from it. */
 GM_ACCUM(coalescing);
-#define CO_KEY_OK(r) (((r) & 0xffff) < 128 && ((r) >> 16) < 128)
+#define CO_KEY_OK(r, w) (((r) & 0xffff) < 128 && ((r) >> 16) < 128 && (w) < 64)
 GM_INL uint32_t co_key(uint32_t n, uint32_t r, uint32_t w, uint32_t kind)
 {
     return n | (r & 0x7f) << 6 | (r >> 16) << 13 | w << 20 | kind << 26;
@@ -132,12 +137,22 @@ GM_SLOW void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t 
     atomicAdd(p, (unsigned long long)count * v);
 }
 
-/* At kernel exit each lane adds the run it holds, job by job (out of
- * line: the flush is inlined before every return for every accumulator). */
-GM_SLOW void co_flush_all(uint32_t site, uint32_t key, uint32_t count)
+/* Adds a run of `count` executions of key: jobs j, j + step, ... One body
+ * per module for both callers (GM_SHARED: not copied into the out-of-line
+ * code that calls it): the warp adding a run that ended (co_accumulate,
+ * lane of rank j, step = active lanes) and each lane at kernel exit
+ * (co_flush_all: every job). */
+GM_SHARED void co_flush_run(uint32_t site, uint32_t key, uint32_t count, uint32_t j, uint32_t step)
 {
     GM_ROLLED
-    for (uint32_t j = 0; j < co_flush_jobs(key); j++) co_flush_job(site, key, count, j);
+    for (; j < co_flush_jobs(key); j += step) co_flush_job(site, key, count, j);
+}
+
+/* At kernel exit each lane adds the run it holds, job by job (out of
+ * line: the flush is inlined before every return for every accumulator). */
+GM_INL void co_flush_all(uint32_t site, uint32_t key, uint32_t count)
+{
+    co_flush_run(site, key, count, 0, 1);
 }
 
 GM_ACCUM_FLUSH(coalescing)
@@ -158,9 +173,7 @@ GM_INL void co_accumulate(struct co_run *w, uint32_t site, uint32_t mask, uint32
     if (__ballot_sync(mask, lead && (w->key != key || w->count == ~0u))) {
         uint32_t l = gm_leader_of(mask);
         uint32_t okey = __shfl_sync(mask, w->key, l), ocnt = __shfl_sync(mask, w->count, l);
-        uint32_t n = __popc(mask);
-        for (uint32_t j = __popc(mask & gm_lanemask_lt()); ocnt && j < co_flush_jobs(okey); j += n)
-            co_flush_job(site, okey, ocnt, j);
+        if (ocnt) co_flush_run(site, okey, ocnt, __popc(mask & gm_lanemask_lt()), __popc(mask));
         if (lead) w->key = key, w->count = 0;
     }
     if (lead) w->count++;
@@ -240,15 +253,24 @@ GM_SLOW void co_direct(uint32_t site, uint64_t addr, uint32_t info, uint64_t val
     int same = GM_INFO_SPACE(info) != GM_SPACE_GENERIC && !(info & GM_INFO_MEMINTR);
     uint32_t km = same ? mask : __match_any_sync(mask, kind);
     uint32_t r = co_count(km, kind, space, addr, len, info);
+    /* then the one group is the whole warp: no test. (threads x width
+     * for the bytes would fold away for 1-byte accesses, and their copy
+     * would no longer differ from the others in the width alone,
+     * oolmerge.c: blockAccess-cuda 1,408 -> 1,581 PTX lines) */
     uint32_t bytes = __reduce_add_sync(km, len);
-    co_emit(site, km, kind, r, bytes, (km & mask & -mask) != 0);
+    co_emit(site, km, kind, r, bytes, same || (km & mask & -mask) != 0);
 }
 
 /* One warp execution of a load or store of a space known at compile time
  * at a site with an accumulator: whose run (key, count) is passed by value
  * and returned (so the words stay in registers). A key holds everything
- * (one kind for the whole warp, bytes = threads x width); counts too large
- * for a key go to memory directly (keyed = 0). Out of line, as co_direct. */
+ * (one kind for the whole warp, bytes = threads x width); counts or widths
+ * too large for a key (a width of 64 B or more did not fit its 6 bits: the
+ * ideal sectors came out wrong) go to memory directly (keyed = 0). Natural
+ * widths always fit (co_natural: at most one sector, line or bank unit per
+ * lane, so at most 32 of each and 4 phases): the test is made only for
+ * other widths, so a copy specialised for a natural width has no direct
+ * path. Out of line, as co_direct. */
 GM_SLOW struct co_run co_keyed(uint32_t site, uint64_t addr, uint32_t info, uint32_t key, uint32_t count)
 {
     uint32_t mask = gm_active();
@@ -256,7 +278,7 @@ GM_SLOW struct co_run co_keyed(uint32_t site, uint64_t addr, uint32_t info, uint
     uint32_t kind = co_kind(space, len, info);
     uint32_t r = co_count(mask, kind, space, addr, len, info);
     struct co_run w = {key, count, 0};
-    if (!CO_KEY_OK(r)) {
+    if (!co_natural(info) && !CO_KEY_OK(r, len)) {
         co_emit(site, mask, kind, r, __reduce_add_sync(mask, len), 1);
         return w;
     }

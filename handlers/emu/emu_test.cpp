@@ -240,6 +240,38 @@ static void test_coalescing_loops(void)
     co_check("loop", ctr, mat, ref);
 }
 
+/* Widths other than natural ones (co_natural: 12 B, 48 B, 96 B) at sites
+ * with accumulators: co_keyed counts them exactly, through a run's key when
+ * the counts fit one (fewer than 128 sectors and lines), else straight to
+ * memory (96 B lanes 4 KiB apart, half a sector off: 4 sectors a lane, 128
+ * in all). Full and partial warps, runs broken by changing patterns. */
+static void test_coalescing_wide(void)
+{
+    std::vector<u64> ctr(REPLICAS * NSITES * 7), mat(NSITES * 1024);
+    gm_counters__coalescing = ctr.data();
+    gm_counters__coalescing_matrix = mat.data();
+    co_ref ref[NSITES] = {};
+    static const uint32_t widths[3] = {12, 48, 96};
+    for (int t = 0; t < 240; t++) {
+        uint32_t site = t % NSITES, w = widths[site % 3], mask = t % 5 == 4 ? rnd_mask() : ~0u;
+        uint32_t info = (GM_SPACE_GLOBAL << 16) | GM_INFO_LOAD | w;
+        uint64_t addr[32], base = (rnd() % 64 + 1) << 36 | (rnd() % 4096) << 8;
+        int spread = (t / NSITES) % 3 != 0;
+        for (int l = 0; l < 32; l++)
+            addr[l] = base + (spread ? (uint64_t)l * 4096 + 16 : (uint64_t)l * w);
+        warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
+        std::vector<std::pair<uint64_t, uint64_t>> glob;
+        for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
+        co_ref &r = ref[site];
+        r.slot[CO_WARPS]++;
+        r.slot[CO_THREADS] += glob.size();
+        co_ref_mem(r, glob);
+    }
+    for (uint32_t s = 0; s < NSITES; s++)
+        warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
+    co_check("wide", ctr, mat, ref);
+}
+
 /* Loop steps (GM_ACCUM_STEP): at each loop entry the words the pass would
  * store (D, run mask 0, known 1); each iteration the live lanes run the site
  * as one or two groups (divergence), each lane's address moves by its D
@@ -532,6 +564,9 @@ int main(void)
     if (accum.size() != naccum) { failures++; fprintf(stderr, "accumulators not used: %zu\n", accum.size()); }
     accum.clear();
     test_coalescing_loops();
+    accum.clear();
+    test_coalescing_wide();
+    if (accum.size() != NSITES) { failures++; fprintf(stderr, "wide: accumulators not used: %zu\n", accum.size()); }
     accum.clear();
     for (uint32_t space : {(uint32_t)GM_SPACE_GLOBAL, (uint32_t)GM_SPACE_SHARED, (uint32_t)GM_SPACE_LOCAL}) {
         uint32_t armed = test_coalescing_steps(space);

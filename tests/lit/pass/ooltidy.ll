@@ -7,12 +7,13 @@
 ; volatile load and a store of 4 global bytes call one copy with (site,
 ; address); a shared load, an 8-byte load and a memcpy (which keeps its
 ; length; its source and destination share one) get copies of their own. A handler that reads the whole info
-; word ("raw") keeps one copy per info word.
+; word ("raw") keeps one copy per info word. (Copies that differ in constants
+; only stay apart here: -gm-diag-no-merge; oolmerge.ll.)
 ; RUN: llvm-as %S/Inputs/bits_handler.ll -o %t.bits.bc
 ; RUN: llvm-as %S/Inputs/rawinfo_handler.ll -o %t.raw.bc
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.bits.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-no-merge -gm-handlers=%t.bits.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.raw.bc -S %s -o %t.raw.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-no-merge -gm-handlers=%t.raw.bc -S %s -o %t.raw.ll
 ; RUN: FileCheck %s --check-prefix=RAW < %t.raw.ll
 ; RUN: grep -o "call void @gm_ool__before_mem__[0-9]*(i32 [012]," %t.raw.ll | sort -u | wc -l | FileCheck %s --check-prefix=RAW3
 ; RAW3: 3
