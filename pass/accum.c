@@ -126,11 +126,11 @@ static void step_for(LLVMBuilderRef b, LLVMValueRef callee, LLVMValueRef slot,
     gm_loopinv_store(b, slot, s->v[site].inst, s->v[site].ptr, g, lp);
 }
 
-/* Whether call's result is passed to another call (an out-of-line copy). */
+/* Whether call's result is passed to an out-of-line copy (outline.c). */
 static int passed_on(LLVMValueRef call)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u))
-        if (LLVMIsACallInst(LLVMGetUser(u)))
+        if (gm_prefixed_callee(LLVMGetUser(u), GM_OOL_PREFIX))
             return 1;
     return 0;
 }
