@@ -15,8 +15,9 @@
  * accumulators (GM_BLOCK, for sites outside loops) are inlined at every
  * site of a kernel. Every other site calls gm_ool__<event>__<n> (one per
  * event and set of constant arguments in the module, internal, noinline;
- * gm_ool__<event>_acc__<n> for loop sites with a loop step, which pass
- * their accumulators in local memory, at most GM_ACCUM_MEM_MAX a kernel),
+ * gm_ool__<event>_acc__<n> for loop sites with a loop step that run on
+ * every iteration, which pass their accumulators in local memory, at most
+ * GM_ACCUM_MEM_MAX a kernel: mem_acc_site),
  * which calls the event's handlers in order, with the same reconvergence
  * as at a site (insert.c) and those arguments (the info word, a load's
  * value 0) as the same constants: the handlers are specialised for them
@@ -409,9 +410,9 @@ static LLVMValueRef make_wrapper(struct gm_ool *o, enum gm_ev ev, LLVMValueRef *
     return w;
 }
 
-/* The call of site's copy; a loop site of a kernel also passes its memory
- * accumulators, as calls of the stubs at the site that accum.c lowers
- * like the handlers' own (an accumulator of the kernel, or NULL). */
+/* The call of site's copy; a site the plan chose (GM_OOL_MACC) also
+ * passes its memory accumulators, as calls of the stubs at the site that
+ * accum.c lowers to accumulators of the kernel, never NULL. */
 LLVMValueRef gm_ool_call(struct gm_ool *o, LLVMBuilderRef b, enum gm_ev ev, uint32_t site,
                          LLVMValueRef *args, unsigned nargs)
 {
