@@ -40,6 +40,8 @@ static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np
         LLVMPositionBuilderBefore(b, call);
         LLVMValueRef c = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, a, k, "");
         LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(call));
+        if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
+            LLVMReplaceAllUsesWith(call, c); /* a slow copy's run */
         LLVMInstructionEraseFromParent(call);
     }
     LLVMDisposeBuilder(b);
