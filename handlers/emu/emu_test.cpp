@@ -204,6 +204,20 @@ static void test_coalescing(void)
     co_check("co", ctr, mat, ref);
 }
 
+/* One warp execution of global load site `site` (the lanes of mask at
+ * addr, w bytes each) through the handler, and the same in the reference. */
+static void co_global_exec(uint32_t site, uint32_t mask, const uint64_t *addr, uint32_t info, uint32_t w,
+                           co_ref *ref)
+{
+    warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
+    std::vector<std::pair<uint64_t, uint64_t>> glob;
+    for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
+    co_ref &r = ref[site];
+    r.slot[CO_WARPS]++;
+    r.slot[CO_THREADS] += glob.size();
+    co_ref_mem(r, glob);
+}
+
 /* Loops: full warps re-executing a site with lanes shifted by a common
  * amount, mixed with shifts that move
  * lanes apart, partial warps and accesses that straddle sectors and lines. */
@@ -226,13 +240,7 @@ static void test_coalescing_loops(void)
             uint64_t sh = shifts[rnd() % 10];
             bool perturb = rnd() % 8 == 0;
             for (int l = 0; l < 32; l++) addr[l] += sh + (perturb && rnd() % 4 == 0 ? w * (rnd() % 40) : 0);
-            warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
-            std::vector<std::pair<uint64_t, uint64_t>> glob;
-            for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
-            co_ref &r = ref[site];
-            r.slot[CO_WARPS]++;
-            r.slot[CO_THREADS] += glob.size();
-            co_ref_mem(r, glob);
+            co_global_exec(site, mask, addr, info, w, ref);
         }
     }
     for (uint32_t s = 0; s < NSITES; s++)
@@ -259,13 +267,7 @@ static void test_coalescing_wide(void)
         int spread = (t / NSITES) % 3 != 0;
         for (int l = 0; l < 32; l++)
             addr[l] = base + (spread ? (uint64_t)l * 4096 + 16 : (uint64_t)l * w);
-        warp(mask, site % REPLICAS, [&](uint32_t l) { gm_before_mem__coalescing(site, addr[l], info, 0); });
-        std::vector<std::pair<uint64_t, uint64_t>> glob;
-        for (uint32_t l = 0; l < 32; l++) if (mask >> l & 1) glob.push_back({addr[l], w});
-        co_ref &r = ref[site];
-        r.slot[CO_WARPS]++;
-        r.slot[CO_THREADS] += glob.size();
-        co_ref_mem(r, glob);
+        co_global_exec(site, mask, addr, info, w, ref);
     }
     for (uint32_t s = 0; s < NSITES; s++)
         warp(~0u, s % REPLICAS, [&](uint32_t l) { (void)l; gm_accum_flush__coalescing(s, gm_emu_accum("coalescing", s)); });
