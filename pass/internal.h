@@ -210,6 +210,16 @@ void gm_ool_print_plan(const struct gm_ool *o, LLVMValueRef f, size_t i0, size_t
                        unsigned macc);
 void gm_ool_tidy(LLVMModuleRef m);   /* ooltidy.c: after inlining */
 char *gm_ool_body_text(LLVMValueRef f);   /* ooltidy.c: IR text without the name (malloc'd) */
+/* ooltidy.c, for the passes that rewrite copies: a new function like f
+ * (return type, linkage, function attributes, subprogram) with parameters
+ * t[0..n) holding f's blocks (f's parameters still to be replaced); every
+ * call of old as a call of nf with the arguments at the positions live
+ * marks (all when NULL) and then extra[0..nextra), nf's value replacing
+ * the call's; f's name given to nf. */
+LLVMValueRef gm_ool_move_body(LLVMModuleRef m, LLVMValueRef f, LLVMTypeRef *t, unsigned n);
+void gm_ool_recall(LLVMValueRef old, LLVMValueRef nf, const int *live, LLVMValueRef *extra,
+                   unsigned nextra);
+void gm_ool_take_name(LLVMValueRef nf, LLVMValueRef f);
 unsigned gm_ool_merge(LLVMModuleRef m);   /* oolmerge.c: after gm_ool_runs */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */

@@ -18,11 +18,10 @@
  * once the constants are set alike (instruction flags included: each
  * copy's held for its own constants).
  * -gm-diag-no-merge keeps them apart. Depends on LLVM-C (Core), ooltidy.c
- * (gm_ool_body_text).
+ * (gm_ool_body_text, gm_ool_move_body, gm_ool_recall, gm_ool_take_name).
  */
 #include <stdlib.h>
 #include <string.h>
-#include <llvm-c/DebugInfo.h>
 #include "diag.h"
 #include "internal.h"
 
@@ -247,31 +246,6 @@ static int try_join(struct mcopy *c, struct mclass *k, size_t j)
     return 0;
 }
 
-/* Every call of old as a call of nf with extra trailing arguments. */
-static void recall(LLVMValueRef old, LLVMValueRef nf, LLVMValueRef *extra, unsigned nextra)
-{
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(nf)));
-    unsigned np = LLVMCountParams(nf);
-    LLVMValueRef *a = xrealloc(NULL, np * sizeof *a);
-    LLVMUseRef u;
-    while ((u = LLVMGetFirstUse(old))) {
-        LLVMValueRef call = LLVMGetUser(u);
-        unsigned n = (unsigned)LLVMGetNumArgOperands(call);
-        for (unsigned i = 0; i < n; i++)
-            a[i] = LLVMGetOperand(call, i);
-        for (unsigned i = 0; i < nextra; i++)
-            a[n + i] = extra[i];
-        LLVMPositionBuilderBefore(b, call);
-        LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, a, n + nextra, "");
-        LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(call));
-        if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
-            LLVMReplaceAllUsesWith(call, r);
-        LLVMInstructionEraseFromParent(call);
-    }
-    free(a);
-    LLVMDisposeBuilder(b);
-}
-
 /* The class's base with the parameters added, called by every member's
  * callers with that member's constants; the other members deleted. */
 static void merge(LLVMModuleRef m, struct mcopy *c, struct mclass *k)
@@ -289,38 +263,16 @@ static void merge(LLVMModuleRef m, struct mcopy *c, struct mclass *k)
     for (size_t mm = 0; mm < k->nmem; mm++)
         for (size_t p = 0; p < k->npos; p++)
             val[mm * np + param[p]] = value_at(c, k, mm, k->pos[p]);
-    LLVMTypeRef ft = LLVMGlobalGetValueType(base->f);
-    LLVMValueRef nf = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(ft), t, n0 + np, 0));
-    LLVMSetLinkage(nf, LLVMGetLinkage(base->f));
-    unsigned na = LLVMGetAttributeCountAtIndex(base->f, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attrs = xrealloc(NULL, na * sizeof *attrs);
-    LLVMGetAttributesAtIndex(base->f, LLVMAttributeFunctionIndex, attrs);
-    for (unsigned i = 0; i < na; i++)
-        LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, attrs[i]);
-    free(attrs);
-    LLVMMetadataRef sp = LLVMGetSubprogram(base->f);
-    if (sp) {
-        LLVMSetSubprogram(base->f, NULL);
-        LLVMSetSubprogram(nf, sp);
-    }
-    LLVMBasicBlockRef bb;
-    while ((bb = LLVMGetFirstBasicBlock(base->f))) {
-        LLVMRemoveBasicBlockFromParent(bb);
-        LLVMAppendExistingBasicBlock(nf, bb);
-    }
+    LLVMValueRef nf = gm_ool_move_body(m, base->f, t, n0 + np);
     for (unsigned i = 0; i < n0; i++)
         LLVMReplaceAllUsesWith(LLVMGetParam(base->f, i), LLVMGetParam(nf, i));
     for (size_t p = 0; p < k->npos; p++)
         LLVMSetOperand(base->in[k->pos[p].i], k->pos[p].k, LLVMGetParam(nf, n0 + param[p]));
     for (size_t mm = 0; mm < k->nmem; mm++)
-        recall(c[k->mem[mm]].f, nf, val + mm * np, np);
-    size_t len = 0;
-    const char *name = LLVMGetValueName2(base->f, &len);
-    char *keep = gm_strdup(name, len);
+        gm_ool_recall(c[k->mem[mm]].f, nf, NULL, val + mm * np, np);
+    gm_ool_take_name(nf, base->f);
     for (size_t mm = 0; mm < k->nmem; mm++)
         LLVMDeleteFunction(c[k->mem[mm]].f);
-    LLVMSetValueName2(nf, keep, len);
-    free(keep);
     free(val);
     free(t);
     free(param);

@@ -5,7 +5,9 @@
  * once the handlers are specialised for a non-intrinsic access: two PTX
  * lines per call), then merges copies whose code came out the same (a
  * load's copy and a store's of the same space and width, once the value is
- * gone). Depends on LLVM-C (Core).
+ * gone). The rewriting of a copy's signature and its calls
+ * (gm_ool_move_body, gm_ool_recall) serves oolmerge.c as well. Depends on
+ * LLVM-C (Core, DebugInfo).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,21 +24,24 @@ static int is_copy(LLVMValueRef f)
     return !LLVMIsDeclaration(f) && gm_starts_with(LLVMGetValueName2(f, &n), GM_OOL_PREFIX);
 }
 
-/* Rewrites every call of f as a call of nf with the arguments live[] keeps. */
-static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np)
+void gm_ool_recall(LLVMValueRef old, LLVMValueRef nf, const int *live, LLVMValueRef *extra,
+                   unsigned nextra)
 {
-    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(nf)));
+    LLVMValueRef *a = malloc((LLVMCountParams(nf) + 1) * sizeof *a);
     LLVMUseRef u;
-    while ((u = LLVMGetFirstUse(f))) {
+    if (!a)
+        abort();
+    while ((u = LLVMGetFirstUse(old))) {
         LLVMValueRef call = LLVMGetUser(u);
-        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f)
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != old)
             abort(); /* only the pass calls copies, and only directly */
-        LLVMValueRef a[8];
-        unsigned k = 0;
-        for (unsigned i = 0; i < np; i++)
-            if (live[i])
+        unsigned n = (unsigned)LLVMGetNumArgOperands(call), k = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (!live || live[i])
                 a[k++] = LLVMGetOperand(call, i);
+        for (unsigned i = 0; i < nextra; i++)
+            a[k++] = extra[i];
         LLVMPositionBuilderBefore(b, call);
         LLVMValueRef c = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, a, k, "");
         LLVMInstructionSetDebugLoc(c, LLVMInstructionGetDebugLoc(call));
@@ -44,7 +49,44 @@ static void recall(LLVMValueRef f, LLVMValueRef nf, const int *live, unsigned np
             LLVMReplaceAllUsesWith(call, c); /* a slow copy's run */
         LLVMInstructionEraseFromParent(call);
     }
+    free(a);
     LLVMDisposeBuilder(b);
+}
+
+LLVMValueRef gm_ool_move_body(LLVMModuleRef m, LLVMValueRef f, LLVMTypeRef *t, unsigned n)
+{
+    LLVMTypeRef ft = LLVMGlobalGetValueType(f);
+    LLVMValueRef nf = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(ft), t, n, 0));
+    LLVMSetLinkage(nf, LLVMGetLinkage(f));
+    unsigned na = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
+    if (!attrs)
+        abort();
+    LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
+    for (unsigned i = 0; i < na; i++)
+        LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, attrs[i]);
+    free(attrs);
+    LLVMMetadataRef sp = LLVMGetSubprogram(f);
+    if (sp) {
+        LLVMSetSubprogram(f, NULL);
+        LLVMSetSubprogram(nf, sp);
+    }
+    LLVMBasicBlockRef bb;
+    while ((bb = LLVMGetFirstBasicBlock(f))) {
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(nf, bb);
+    }
+    return nf;
+}
+
+void gm_ool_take_name(LLVMValueRef nf, LLVMValueRef f)
+{
+    size_t n = 0;
+    const char *old = LLVMGetValueName2(f, &n);
+    char *name = gm_strdup(old, n);
+    LLVMSetValueName2(f, "", 0);
+    LLVMSetValueName2(nf, name, n);
+    free(name);
 }
 
 /* Dead code the inlining left (e.g. what only a memory intrinsic's
@@ -74,32 +116,13 @@ static LLVMValueRef drop_dead_params(LLVMModuleRef m, LLVMValueRef f)
     }
     if (k == np)
         return f;
-    LLVMTypeRef ft = LLVMGlobalGetValueType(f);
-    LLVMValueRef nf = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(ft), t, k, 0));
-    LLVMSetLinkage(nf, LLVMGetLinkage(f));
-    unsigned na = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
-    if (!attrs)
-        abort();
-    LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, attrs);
-    for (unsigned i = 0; i < na; i++)
-        LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, attrs[i]);
-    free(attrs);
-    LLVMBasicBlockRef bb;
-    while ((bb = LLVMGetFirstBasicBlock(f))) {
-        LLVMRemoveBasicBlockFromParent(bb);
-        LLVMAppendExistingBasicBlock(nf, bb);
-    }
+    LLVMValueRef nf = gm_ool_move_body(m, f, t, k);
     for (unsigned i = 0, j = 0; i < np; i++)
         if (live[i])
             LLVMReplaceAllUsesWith(LLVMGetParam(f, i), LLVMGetParam(nf, j++));
-    recall(f, nf, live, np);
-    size_t n = 0;
-    const char *old = LLVMGetValueName2(f, &n);
-    char *name = gm_strdup(old, n);
+    gm_ool_recall(f, nf, live, NULL, 0);
+    gm_ool_take_name(nf, f);
     LLVMDeleteFunction(f);
-    LLVMSetValueName2(nf, name, n);
-    free(name);
     return nf;
 }
 
