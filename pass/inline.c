@@ -76,11 +76,6 @@ int gm_is_slow_helper(LLVMValueRef f)
            has_enum_attr(f, "noinline");
 }
 
-int gm_is_shared_helper(LLVMValueRef f)
-{
-    return gm_is_slow_helper(f) && has_enum_attr(f, "cold");
-}
-
 static int is_wrapper(LLVMValueRef f)
 {
     size_t n = 0;
@@ -89,9 +84,9 @@ static int is_wrapper(LLVMValueRef f)
 
 /* Out-of-line code (the wrappers of outline.c, GM_SLOW helpers) inlines
  * the GM_SLOW helpers it calls: one frame per call from a site, so the
- * kernel's registers grow by one callee's, not by a chain of them. Cold
- * helpers (GM_SHARED: rare work, such as adding a run that ended) stay
- * calls: one body per module instead of one in every copy that calls them.
+ * kernel's registers grow by one callee's, not by a chain of them. (Left
+ * as calls, cold helpers left warps split after the copy returned: one
+ * warp execution counted twice, a program hung; H200, session 10.)
  * Returns 1 if any call was marked. */
 static int mark_slow_calls(LLVMModuleRef m)
 {
@@ -104,7 +99,7 @@ static int mark_slow_calls(LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 LLVMValueRef c = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
-                if (!c || !gm_is_slow_helper(c) || gm_is_shared_helper(c))
+                if (!c || !gm_is_slow_helper(c))
                     continue;
                 LLVMAddCallSiteAttribute(in, LLVMAttributeFunctionIndex,
                                          LLVMCreateEnumAttribute(ctx, kind, 0));

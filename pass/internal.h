@@ -223,7 +223,6 @@ void gm_ool_take_name(LLVMValueRef nf, LLVMValueRef f);
 unsigned gm_ool_merge(LLVMModuleRef m);   /* oolmerge.c: after gm_ool_runs */
 unsigned gm_ool_runs(LLVMModuleRef m);   /* oolrun.c: after gm_ool_tidy */
 int gm_is_slow_helper(LLVMValueRef f);               /* GM_SLOW handler code (inline.c) */
-int gm_is_shared_helper(LLVMValueRef f);             /* GM_SHARED: cold GM_SLOW (inline.c) */
 void gm_specialise_slow_calls(LLVMModuleRef m);      /* slowspec.c */
 void gm_order_functions(LLVMModuleRef m);   /* fnorder.c: added code first */
 uint64_t gm_demanded_arg_bits(LLVMValueRef f, unsigned i);   /* infobits.c */

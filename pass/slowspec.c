@@ -9,8 +9,7 @@
  * part (infobits.c) goes to gm_ool__slow__<n> instead: a copy that calls the
  * helper with those bits as constants, the helper inlined into it later
  * (inline.c), one per helper and set of constants when a helper's calls
- * need at most GM_SPEC_MAX sets (else they keep the shared body). GM_SHARED
- * helpers (cold, inline.c) get no copies: they stay one body.
+ * need at most GM_SPEC_MAX sets (else they keep the shared body).
  * Depends on LLVM-C (Core), infobits.c, inline.c.
  */
 #include <stdio.h>
@@ -142,8 +141,8 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
                 LLVMValueRef h = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
                 LLVMValueRef k[GM_SPEC_ARGS];
                 unsigned n;
-                if (!h || !gm_is_slow_helper(h) || gm_is_shared_helper(h))
-                    continue;   /* a copy of a GM_SHARED helper would only call it */
+                if (!h || !gm_is_slow_helper(h))
+                    continue;
                 if (pass)
                     respecialise(m, s, in, h);
                 else if (constants(in, h, k, &n))
@@ -156,10 +155,10 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
 /* Copies for the helpers whose calls need at most GM_SPEC_MAX sets of
  * constants; the others keep their shared body. Two specialised
  * coalescing helpers, 2 x 311 PTX lines, were more than the shared one,
- * 547 (blockAccess-cuda, GM_SPEC_MAX 1); since the run flush stays a call
- * (co_flush_run, GM_SHARED) a copy is 159 lines against the shared 524,
- * and copies that differ in constants only become one (oolmerge.c):
- * blockAccess-cuda 1,751 -> 1,408 embedded PTX lines with 3. */
+ * 547 (blockAccess-cuda, GM_SPEC_MAX 1); with copies that differ in
+ * constants only made one (oolmerge.c), 3 is smaller: 9 corpus programs
+ * 5.32x -> 5.16x of --gm-off PTX lines (blockAccess-cuda 1,810 -> 1,470;
+ * bench/results/ptx-copies-2026-11-28-s9.md, session 10 section). */
 static void make_copies(LLVMModuleRef m, struct specs *s)
 {
     for (size_t i = 0; i < s->n; i++) {

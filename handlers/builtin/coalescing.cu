@@ -137,12 +137,14 @@ GM_SLOW void co_flush_job(uint32_t site, uint32_t key, uint32_t count, uint32_t 
     atomicAdd(p, (unsigned long long)count * v);
 }
 
-/* Adds a run of `count` executions of key: jobs j, j + step, ... One body
- * per module for both callers (GM_SHARED: not copied into the out-of-line
- * code that calls it): the warp adding a run that ended (co_accumulate,
- * lane of rank j, step = active lanes) and each lane at kernel exit
- * (co_flush_all: every job). */
-GM_SHARED void co_flush_run(uint32_t site, uint32_t key, uint32_t count, uint32_t j, uint32_t step)
+/* Adds a run of `count` executions of key: jobs j, j + step, ... for both
+ * callers: the warp adding a run that ended (co_accumulate, lane of rank j,
+ * step = active lanes) and each lane at kernel exit (co_flush_all: every
+ * job). A GM_SLOW helper, so the pass inlines it into the out-of-line code
+ * that calls it: kept as one cold body called from there (session 9) it
+ * left warps split on the H200 (kat_values counted one warp execution
+ * twice, examples/spmv hung). */
+GM_SLOW void co_flush_run(uint32_t site, uint32_t key, uint32_t count, uint32_t j, uint32_t step)
 {
     GM_ROLLED
     for (; j < co_flush_jobs(key); j += step) co_flush_job(site, key, count, j);

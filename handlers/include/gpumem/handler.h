@@ -61,12 +61,6 @@
 #define GM_SLOW static
 #endif
 #endif
-/* A GM_SLOW helper for rare work that stays one body even where out-of-line
- * code calls it (the pass copies other GM_SLOW helpers into the out-of-line
- * code that calls them, pass/inline.c): marked cold. */
-#ifndef GM_SHARED
-#define GM_SHARED GM_SLOW __attribute__((cold))
-#endif
 
 #define GM_BEFORE_MEM(name) \
     GM_DEV void gm_before_mem__##name(uint32_t site, uint64_t addr, uint32_t info, uint64_t value)

@@ -25,11 +25,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: ret void
 ; CHECK-NOT: define internal void @gm_ool__before_mem__[[LD]](
 ; The loop site's GM_SLOW helper co_keyed, specialised for the site's info
-; word (slowspec.c), its own helpers inlined but the GM_SHARED one that adds
-; a run that ended (shared_helper.ll); no generic co_keyed left.
+; word (slowspec.c), its own helpers inlined (cold_helper.ll); no generic
+; co_keyed left.
 ; CHECK: define internal { i32, i32, i32 } @gm_ool__slow__[[SLOW:[0-9]+]](i32 %0, i64 %1, i32 %2, i32 %3) #[[ATTR]]
-; CHECK-NOT: call {{.*}}co_
-; CHECK: call fastcc void @[[FLUSH:_ZL12co_flush_run[a-z]+]](
 ; CHECK-NOT: call {{.*}}co_
 ; CHECK: ret { i32, i32, i32 }
 ; CHECK-LABEL: define ptx_kernel void @straight(
@@ -56,7 +54,7 @@ define ptx_kernel void @straight(ptr addrspace(1) %p, ptr addrspace(1) %q) {
 ; CHECK: call { i32, i32, i32 } @gm_ool__slow__[[SLOW]](i32 3, i64 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
 ; CHECK: load i32
 ; CHECK: exit:
-; CHECK: call fastcc void @[[FLUSH]](i32 noundef 3, {{.*}}, i32 noundef 0, i32 noundef 1)
+; CHECK: call fastcc void @_ZL12co_flush_run{{[a-z]+}}(i32 noundef 3, {{.*}}, i32 noundef 0, i32 noundef 1)
 ; Without a budget the loop's load (a loop step of 4 B) calls the copy that
 ; takes its accumulator, in local memory: zeroed at entry, the step stored
 ; there, flushed at the exit; the copy never tests it for NULL.
