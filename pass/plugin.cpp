@@ -45,8 +45,9 @@ static cl::opt<bool> DiagNoBlock("gm-diag-no-block", cl::init(false), cl::Hidden
     cl::desc("gpumem: A/B switch: no block accumulators in shared memory"));
 static cl::opt<bool> DiagNoRun("gm-diag-no-run", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: runs of out-of-line calls keep their calls"));
-static cl::opt<bool> DiagNoMacc("gm-diag-no-macc", cl::init(false), cl::Hidden,
-    cl::desc("gpumem: A/B switch: out-of-line loop sites get no memory accumulators"));
+static cl::opt<bool> Macc("gm-macc", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: memory accumulators for out-of-line loop sites (off: with them "
+             "examples/spmv -rdc=true hung on the H200, docs/pass.md)"));
 static cl::opt<bool> DiagNoMerge("gm-diag-no-merge", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: out-of-line copies that differ in constants stay apart"));
 static cl::opt<bool> DiagSites("gm-diag-sites", cl::init(false), cl::Hidden,
@@ -63,7 +64,7 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
                          InlineAll ? -1 : (int)InlineGrowth, NativeCopies ? 1 : 0,
                          (DiagNoLoopinv ? GM_DIAG_NO_LOOPINV : 0u) |
                              (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u) |
-                             (DiagNoRun ? GM_DIAG_NO_RUN : 0u) | (DiagNoMacc ? GM_DIAG_NO_MACC : 0u) |
+                             (DiagNoRun ? GM_DIAG_NO_RUN : 0u) | (Macc ? 0u : GM_DIAG_NO_MACC) |
                              (DiagNoMerge ? GM_DIAG_NO_MERGE : 0u) |
                              (DiagSites ? GM_DIAG_SITES : 0u)};
     char err[1024] = "";

@@ -12,10 +12,22 @@
 ; the out-of-line copy holds the handler specialised for its info word and
 ; its GM_SLOW helpers inlined; helpers only dead code called are deleted; a
 ; loop site calls a copy of its GM_SLOW helper specialised for its info word.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-macc -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-macc -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.none.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.none.ll
+; Memory accumulators are off unless -gm-macc (plugin.cpp: with them
+; examples/spmv built with -rdc=true hung on the H200, session 10): the
+; loop's load then calls the plain copy, with no accumulator.
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=0 -gm-handlers=%handlers/coalescing.bc -S %s -o %t.nomacc.ll
+; RUN: FileCheck %s --check-prefix=NOMACC < %t.nomacc.ll
+; NOMACC-NOT: _acc__
+; NOMACC-NOT: gm.acc
+; NOMACC-LABEL: define ptx_kernel void @loop(
+; NOMACC: body:
+; NOMACC: call void @gm_ool__before_mem__{{[0-9]+}}(i32 3, i64 %{{[0-9]+}})
+; NOMACC-NOT: _acc__
+; NOMACC-NOT: gm.acc
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -8,10 +8,10 @@
 ; budget (-gm-inline-growth) for one site of the coalescing handler; a site
 ; that is not inlined calls gm_ool__before_mem__N, or, with a loop step,
 ; gm_ool__before_mem_acc__N with its accumulator in local memory.
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=500 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll 2>%t.err
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-macc -gm-inline-growth=500 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc -S %s -o %t.ll 2>%t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=DIAG < %t.err
-; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-inline-growth=100000 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc,%handlers/divergence.bc -S %s -o %t.br.ll 2>%t.br.err
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-macc -gm-inline-growth=100000 -gm-diag-sites -gm-handlers=%handlers/coalescing.bc,%handlers/divergence.bc -S %s -o %t.br.ll 2>%t.br.err
 ; RUN: FileCheck %s --check-prefix=CAP < %t.br.ll
 ; RUN: FileCheck %s --check-prefix=CAPDIAG < %t.br.err
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
