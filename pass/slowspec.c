@@ -158,7 +158,7 @@ static void walk(LLVMModuleRef m, struct specs *s, int pass)
  * 547 (blockAccess-cuda, GM_SPEC_MAX 1); with copies that differ in
  * constants only made one (oolmerge.c), 3 is smaller: 9 corpus programs
  * 5.32x -> 5.16x of --gm-off PTX lines (blockAccess-cuda 1,810 -> 1,470;
- * bench/results/ptx-copies-2026-11-28-s9.md, session 10 section). */
+ * bench/results/gpu-suites-2026-11-28-s10.md). */
 static void make_copies(LLVMModuleRef m, struct specs *s)
 {
     for (size_t i = 0; i < s->n; i++) {
