@@ -27,20 +27,29 @@ result() { # STATUS MESSAGE
 # Arguments per example (shared with the other GPU checks).
 . "$root/tests/gpu/example_args.sh"
 
-run_variant() { # NAME VARIANT ARGS... ; output in $work/NAME.VARIANT.txt
+# Each run's limit: the examples finish in seconds; a hang (exit 124) should
+# not eat the device call (GM_EXAMPLE_TIMEOUT seconds, default 60).
+limit=${GM_EXAMPLE_TIMEOUT:-60}
+
+run_variant() { # NAME VARIANT ARGS... ; output in $work/NAME.VARIANT.txt, status in $rc
   n=$1 v=$2
   shift 2
   mkdir -p "$work/$n.$v.out" "$work/$n.$v.cwd"
-  (cd "$work/$n.$v.cwd" && GPUMEM_OUT="$work/$n.$v.out" timeout 300 "$dev/bin/$n.$v" "$@") \
+  (cd "$work/$n.$v.cwd" && GPUMEM_OUT="$work/$n.$v.out" timeout "$limit" "$dev/bin/$n.$v" "$@") \
     >"$work/$n.$v.txt" 2>&1
+  rc=$?
+  return $rc
 }
+
+# "exit status N" or "timed out after S s" for a failed run_variant
+how() { if [ "$rc" = 124 ]; then echo "timed out after $limit s"; else echo "exit status $rc"; fi; }
 
 check_variant() { # NAME VARIANT ARGS... ; compares with $work/NAME.off.sum
   n=$1 v=$2
   shift 2
   if [ ! -x "$dev/bin/$n.$v" ]; then result FAIL "$n.$v: not built"; return; fi
   if ! run_variant "$n" "$v" "$@"; then
-    result FAIL "$n.$v: exit status $?: $(tail -2 "$work/$n.$v.txt" | tr '\n' ' ')"
+    result FAIL "$n.$v: $(how): $(tail -2 "$work/$n.$v.txt" | tr '\n' ' ')"
     return
   fi
   grep 'checksum:' "$work/$n.$v.txt" >"$work/$n.$v.sum"
@@ -55,7 +64,7 @@ check_checksums() { # NAME ARGS...
   n=$1
   shift
   if ! run_variant "$n" off "$@"; then
-    result FAIL "$n.off: exit status $?: $(tail -2 "$work/$n.off.txt" | tr '\n' ' ')"
+    result FAIL "$n.off: $(how): $(tail -2 "$work/$n.off.txt" | tr '\n' ' ')"
     return
   fi
   grep 'checksum:' "$work/$n.off.txt" >"$work/$n.off.sum"

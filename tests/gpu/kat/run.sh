@@ -22,10 +22,12 @@ metrics=$metrics,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sector
 metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics=$metrics,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum
+# each binary finishes in seconds; a hang (exit 124) stops at GM_KAT_TIMEOUT s (default 120)
+klimit=${GM_KAT_TIMEOUT:-120}
 rc=0
 for bin in "$dev"/bin/kat_*.inst; do
   n=$(basename "$bin" .inst)
-  if GPUMEM_OUT="$out/$n" "$bin" >"$out/$n.expect" 2>"$out/$n.stderr"; then
+  if GPUMEM_OUT="$out/$n" timeout "$klimit" "$bin" >"$out/$n.expect" 2>"$out/$n.stderr"; then
     echo "ran $n: $(grep -c '^expect' "$out/$n.expect") expectations, report in $out/$n/"
     python3 "$root/tests/gpu/kat/check.py" "$out/$n.expect" "$out/$n" >"$out/$n.check" 2>&1 || rc=1
     grep -E '^(FAIL|MANUAL)|failed$|check.py' "$out/$n.check"
@@ -33,7 +35,7 @@ for bin in "$dev"/bin/kat_*.inst; do
     echo "FAILED $n (exit $?): $(tail -3 "$out/$n.stderr")"; rc=1
   fi
   if [ -x "$dev/bin/$n.ool" ]; then
-    if GPUMEM_OUT="$out/$n.ool" "$dev/bin/$n.ool" >"$out/$n.ool.out" 2>"$out/$n.ool.stderr"; then
+    if GPUMEM_OUT="$out/$n.ool" timeout "$klimit" "$dev/bin/$n.ool" >"$out/$n.ool.out" 2>"$out/$n.ool.stderr"; then
       grep -E '^expect .* (coalescing|divergence)\.' "$out/$n.ool.out" >"$out/$n.ool.expect"
       echo "ran $n.ool: $(grep -c '^expect' "$out/$n.ool.expect") expectations, report in $out/$n.ool/"
       python3 "$root/tests/gpu/kat/check.py" "$out/$n.ool.expect" "$out/$n.ool" >"$out/$n.ool.check" 2>&1 || rc=1
