@@ -38,14 +38,17 @@ struct gm_pass_options {
  * -gm-diag-sites: a line per kernel to stderr, which loop sites got their
  * handlers inlined (outline.c);
  * -gm-diag-no-run: runs of out-of-line calls keep their calls (oolrun.c);
- * -gm-diag-no-macc: no memory accumulators for out-of-line loop sites (outline.c);
- * -gm-diag-no-merge: copies that differ in constants stay apart (oolmerge.c). */
+ * -gm-macc off: no memory accumulators for out-of-line loop sites (outline.c);
+ * -gm-diag-no-merge: copies that differ in constants stay apart (oolmerge.c);
+ * -gm-diag-no-region-sync: no region reconvergence syncs, the syncs after
+ * handlers kept (insert.c; to tell the two apart on the GPU). */
 #define GM_DIAG_NO_LOOPINV 1u
 #define GM_DIAG_NO_BLOCK 2u
 #define GM_DIAG_SITES 4u
 #define GM_DIAG_NO_RUN 8u
 #define GM_DIAG_NO_MACC 16u
 #define GM_DIAG_NO_MERGE 32u
+#define GM_DIAG_NO_REGION_SYNC 64u
 
 /* Instruments module m. Returns 1 if it changed m, 0 if not, and -1 with a
  * one-line message in err on bad input (options, handler files). */

@@ -7,10 +7,11 @@
  * order given, each that may branch followed by a warp reconvergence
  * (call_all); lanes that split at a branch around such calls meet again
  * where the branch's sides join (region reconvergence, reconverge_regions).
- * Depends on LLVM-C (Core), calls.c and domtree.cpp.
+ * Depends on LLVM-C (Core), calls.c, diag.c and domtree.cpp.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "diag.h"
 #include "internal.h"
 
 struct gm_ins {
@@ -308,7 +309,7 @@ int gm_insert_calls(LLVMModuleRef m, const struct gm_sites *s, const struct gm_h
     }
     LLVMValueRef *done = gm_calloc(x.ndiv, sizeof *done);
     size_t ndone = 0;
-    for (size_t i = 0; i < x.ndiv; i++) {
+    for (size_t i = 0; i < x.ndiv && !gm_diag(GM_DIAG_NO_REGION_SYNC); i++) {
         LLVMValueRef fn = LLVMGetBasicBlockParent(x.div[i]);
         size_t j = 0;
         while (j < ndone && done[j] != fn) j++;

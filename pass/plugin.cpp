@@ -50,6 +50,8 @@ static cl::opt<bool> Macc("gm-macc", cl::init(false), cl::Hidden,
              "examples/spmv -rdc=true hung on the H200, docs/pass.md)"));
 static cl::opt<bool> DiagNoMerge("gm-diag-no-merge", cl::init(false), cl::Hidden,
     cl::desc("gpumem: A/B switch: out-of-line copies that differ in constants stay apart"));
+static cl::opt<bool> DiagNoRegionSync("gm-diag-no-region-sync", cl::init(false), cl::Hidden,
+    cl::desc("gpumem: diagnostic: no region reconvergence syncs (the syncs after handlers stay)"));
 static cl::opt<bool> DiagSites("gm-diag-sites", cl::init(false), cl::Hidden,
     cl::desc("gpumem: print per kernel how many loop sites got their handlers inlined"));
 static cl::opt<bool> Off("gm-off", cl::init(false),
@@ -66,6 +68,7 @@ struct GpumemPass : PassInfoMixin<GpumemPass> {
                              (DiagNoBlock ? GM_DIAG_NO_BLOCK : 0u) |
                              (DiagNoRun ? GM_DIAG_NO_RUN : 0u) | (Macc ? 0u : GM_DIAG_NO_MACC) |
                              (DiagNoMerge ? GM_DIAG_NO_MERGE : 0u) |
+                             (DiagNoRegionSync ? GM_DIAG_NO_REGION_SYNC : 0u) |
                              (DiagSites ? GM_DIAG_SITES : 0u)};
     char err[1024] = "";
     int r;

@@ -7,10 +7,12 @@
 ; synced on at the first post-dominator outside any cycle that avoids the
 ; branch: the join of an if, the exit of a loop entered from a preheader; a
 ; loop's own exit branch gets none (its lanes meet at the loop exit through
-; the preheader's mask). With -gm-reconverge=false there are none.
+; the preheader's mask). With -gm-reconverge=false there are none; with
+; -gm-diag-no-region-sync only these are gone.
 ; RUN: llvm-as %S/Inputs/sink_handler.ll -o %t.rec.bc
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-handlers=%t.rec.bc -gm-inst-after= -gm-inst-before=memory -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-reconverge=false -gm-handlers=%t.rec.bc -gm-inst-after= -gm-inst-before=memory -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin=%pass_plugin -passes=gpumem -gm-diag-no-region-sync -gm-handlers=%t.rec.bc -gm-inst-after= -gm-inst-before=memory -S %s | FileCheck %s --check-prefix=NOREG
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -42,6 +44,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @g(
 ; CHECK-NOT: llvm.nvvm.bar.warp.sync(i32 %gm.rmask
 ; CHECK: ret void
+; NOREG-LABEL: define void @f(
+; NOREG-NOT: gm.rmask
+; NOREG: ret void
 ; OFF-LABEL: define void @f(
 ; OFF-NOT: llvm.nvvm.activemask
 ; OFF-NOT: llvm.nvvm.bar.warp.sync
