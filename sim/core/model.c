@@ -596,7 +596,8 @@ GM_INLINE int lanes_at(const uint64_t *addr, uint64_t st)
  * or at least width (lanes do not overlap: their lines ascend), width
  * <= 16 (one piece) and no address wrap: a warp whose lines the
  * coalescer's order gives without looking any up (stride == width: the
- * common coalesced access, one contiguous range). */
+ * common coalesced access, one contiguous range). The lanes are compared
+ * only when the decoder has not said so (a->lanes, GM_LANES_STRIDED). */
 GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
 {
     uint64_t st = a->addr[1] - a->addr[0];
@@ -604,7 +605,7 @@ GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *strid
         a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
         return 0;
     *stride = st;
-    return lanes_at(a->addr, st);
+    return a->lanes == GM_LANES_STRIDED || lanes_at(a->addr, st);
 }
 
 /* A strided warp (strided() holds, stride > 0): lane k's bytes

@@ -403,7 +403,12 @@ GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2)
         if (ctl & C_SITE) slot = &last[site_slot(a)];
         uint64_t base = *slot + (uint64_t)col_sv(&s.base);
         *slot = base;
-        if (get_lanes(&s, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base, avx2)) return -1;
+        int lc = (int)(ctl >> C_LANES_SHIFT) & 3;
+        if (get_lanes(&s, a, p, lc, base, avx2)) return -1;
+        /* a full warp from a stride, or moved alike from one (L_SAME
+         * checked p->active == a->active) */
+        a->lanes = a->active == 0xffffffffu && (lc == L_STRIDE || (lc == L_SAME && p->lanes == GM_LANES_STRIDED))
+                       ? GM_LANES_STRIDED : 0;
         p = a;
     }
     int bad = s.lanes.bad || s.lanes.p != s.lanes.end || s.base.bad || s.base.p != s.base.end;

@@ -29,7 +29,15 @@ struct gm_access {
     uint8_t kind;           /* GM_TRACE_LOAD | _STORE | _ATOMIC */
     uint8_t space;          /* enum gm_space */
     uint8_t flags;          /* GM_TRACE_F_NC */
+    uint8_t lanes;          /* GM_LANES_STRIDED or 0 (nothing said: what every
+                               producer but the trace decoder leaves) */
 };
+
+/* gm_access.lanes: all 32 lanes are active and lane k is at addr[0] +
+ * k * (addr[1] - addr[0]) (mod 2^64). Set by the trace block decoder
+ * (version 2) for the records it built from a base and a stride, so that
+ * the simulator need not check the lanes again; never written to a trace. */
+#define GM_LANES_STRIDED 1u
 
 /* Device slot(s) -> access. ext must be the next slot when rec->flags has
  * GM_TRACE_F_EXT (else may be NULL). Returns 0, or -1 if ext is missing. */
