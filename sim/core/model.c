@@ -597,15 +597,17 @@ GM_INLINE int lanes_at(const uint64_t *addr, uint64_t st)
  * <= 16 (one piece) and no address wrap: a warp whose lines the
  * coalescer's order gives without looking any up (stride == width: the
  * common coalesced access, one contiguous range). The lanes are compared
- * only when the decoder has not said so (a->lanes, GM_LANES_STRIDED). */
+ * only when the decoder has not said so (a->lanes: GM_LANES_STRIDED, or
+ * GM_LANES_COMPACT, whose lanes past 1 are not written). */
 GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
 {
     uint64_t st = a->addr[1] - a->addr[0];
     if (a->active != GM_FULL || width > 16 || (st && st < width) || st > (1ull << 56) ||
-        a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
+        a->addr[0] > UINT64_MAX - 31 * st - width - 256)
         return 0;
     *stride = st;
-    return a->lanes == GM_LANES_STRIDED || lanes_at(a->addr, st);
+    if (a->lanes == GM_LANES_STRIDED || a->lanes == GM_LANES_COMPACT) return 1;
+    return a->addr[31] - a->addr[0] == 31 * st && lanes_at(a->addr, st);
 }
 
 /* A strided warp (strided() holds, stride > 0): lane k's bytes
@@ -716,11 +718,19 @@ GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint3
 
 /* A global access of at most 16 B per lane (one piece) that is not
  * strided: the coalescer's entries (lanes in order, each line at its
- * first appearance, coal_bytes' sector steps) made in w->buf directly. */
+ * first appearance, coal_bytes' sector steps) made in w->buf directly.
+ * A GM_LANES_COMPACT record (lanes that overlap) gets its lanes written
+ * in a copy first. */
 static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct gm_worker *w,
                                                       const struct gm_access *a, uint32_t width, uint32_t nact,
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
+    struct gm_access x;
+    if (a->lanes == GM_LANES_COMPACT) {
+        x = *a;
+        gm_access_expand(&x);
+        a = &x;
+    }
     uint32_t start = w->nbuf;
     coal_reset(&w->coal);
     for (uint32_t m = a->active; m; m &= m - 1) {
@@ -743,12 +753,20 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
 }
 
 /* Any other access: through the coalescer, 16 B piece by piece. Kept out
- * of line so the common path above keeps its registers. */
+ * of line so the common path above keeps its registers. A
+ * GM_LANES_COMPACT record (wide lanes, local) gets its lanes written in a
+ * copy first. */
 static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct gm_worker *w,
                                                       const struct gm_access *a, uint32_t width, uint32_t nact,
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op,
                                                       int local)
 {
+    struct gm_access x;
+    if (a->lanes == GM_LANES_COMPACT) {
+        x = *a;
+        gm_access_expand(&x);
+        a = &x;
+    }
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */
