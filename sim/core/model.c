@@ -539,10 +539,20 @@ static void lacc_sets(const struct gm_sim *s, struct gm_worker *w, uint32_t star
 
 /* A global access whose 32 lanes cover [addr, addr + len) contiguously
  * (len <= 512): its lines straight into w->buf, the entries add_lines
- * makes from coal_range's (lines ascending, first byte, byte masks). */
+ * makes from coal_range's (lines ascending, first byte, byte masks);
+ * whole lines (addr and len multiples of 128: a warp of 4 or 16 B lanes
+ * at a line start) without the partial-line arithmetic. */
 GM_INLINE void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t len, uint32_t site,
                       uint32_t rec, uint32_t sm, uint32_t op)
 {
+    if (!((addr | len) & 127)) {
+        for (uint64_t line = addr >> 7, n = len >> 7; n; n--, line++) {
+            struct gm_lacc *x = lacc_new(s, w, line, 0, site, rec, sm, op);
+            x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = GM_FULL;
+            x->smask = 0xf;
+        }
+        return;
+    }
     uint64_t end = addr + len;
     for (uint64_t line = addr >> 7; line << 7 < end; line++) {
         uint64_t base = line << 7;
