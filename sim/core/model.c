@@ -383,7 +383,7 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     int absent = !e;
     if (!e) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+        l1->touched[set] = 1;   /* cleared at the SM's next launch */
     }
     miss = gm_sec_lacking(e->valid, x->bytes) & x->smask;
     x->ns = (uint8_t)__builtin_popcount(x->smask);
@@ -403,7 +403,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+        l1->touched[set] = 1;   /* cleared at the SM's next launch */
     }
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
@@ -420,14 +420,14 @@ static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
     struct gm_cache *c = &s->l1[sm];
     if (s->l1_gen[sm] != s->gen) {
         uint64_t *t = s->l1_touched + (size_t)sm * s->l1_words;
-        if (s->l1_geo[sm] == s->geo) {
+        if (s->l1_geo[sm] == s->geo) {   /* eight sets' bytes (0 or 1) a word: bit 8 * j for set 8 * i + j */
             for (uint32_t i = 0; i < s->l1_words; i++)
-                for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 64 * i + (uint32_t)__builtin_ctzll(m));
+                for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 8 * i + (uint32_t)__builtin_ctzll(m) / 8);
         } else {
             gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl,
                              s->cfg.l1_hash);
             s->l1_geo[sm] = s->geo;
-            c->touched = t;
+            c->touched = (uint8_t *)t;
         }
         memset(t, 0, s->l1_words * sizeof *t);
         s->l1_gen[sm] = s->gen;
