@@ -735,16 +735,24 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
                                                       const struct gm_access *a, uint32_t width, uint32_t nact,
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
-    struct gm_access x;
+    struct gm_access lanes;
     if (a->lanes == GM_LANES_COMPACT) {
-        x = *a;
-        gm_access_expand(&x);
-        a = &x;
+        lanes = *a;
+        gm_access_expand(&lanes);
+        a = &lanes;
     }
-    uint32_t start = w->nbuf;
+    uint32_t start = w->nbuf, wmask = (1u << width) - 1;   /* width <= 16 */
     coal_reset(&w->coal);
     for (uint32_t m = a->active; m; m &= m - 1) {
         uint64_t addr = a->addr[__builtin_ctz(m)];
+        uint32_t o = (uint32_t)addr & 31;
+        if (o + width <= 32) {   /* the lane's bytes in one sector: the loop below's one step */
+            struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
+            uint32_t sec = (uint32_t)(addr >> 5) & 3;
+            x->bytes[sec] |= wmask << o;
+            x->smask |= (uint8_t)(1u << sec);
+            continue;
+        }
         for (uint32_t len = width; len;) {   /* sector by sector, as coal_bytes */
             uint32_t off = (uint32_t)addr & 31, n = 32 - off < len ? 32 - off : len;
             struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
@@ -771,11 +779,11 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op,
                                                       int local)
 {
-    struct gm_access x;
+    struct gm_access lanes;
     if (a->lanes == GM_LANES_COMPACT) {
-        x = *a;
-        gm_access_expand(&x);
-        a = &x;
+        lanes = *a;
+        gm_access_expand(&lanes);
+        a = &lanes;
     }
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
