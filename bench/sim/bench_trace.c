@@ -55,6 +55,7 @@ static double replay(const char *path, const struct gm_sim_config *c, struct gm_
     if (!r) die(path, err);
     struct gm_replay *p = gm_replay_open(r, s);
     if (!p) die(path, "out of memory");
+    gm_replay_compact(p, 1);   /* as gpumem-sim: the records only go to gm_sim_feed */
     struct gm_trace_event ev;
     int rc;
     uint32_t nmod = 0;

@@ -171,6 +171,7 @@ int gm_run_trace(struct gm_run *r, const char *path)
     if (!rd) return -1;
     r->gpu = *gm_trace_reader_gpu(rd);
     struct gm_replay *p = r->ref ? NULL : gm_replay_open(rd, r->sim);
+    if (p) gm_replay_compact(p, 1);   /* the records only go to gm_sim_feed */
     if (!r->ref && !p) {
         gm_trace_reader_close(rd);
         return fail(r, "out of memory");

@@ -98,7 +98,7 @@ struct gm_cache {
     uint8_t *hdr;          /* sets * hstride */
     struct gm_line *data;  /* sets * ways, by way */
     int arena;             /* arrays live in a caller's arena */
-    uint64_t *touched;     /* the owner's bitmap of sets inserted into (L1s), or NULL */
+    uint8_t *touched;      /* the owner's bytes, one per set: 1 when inserted into (L1s), or NULL */
     uint32_t fill, parts;  /* L2 (set by its owner): bytes a read miss fetches (0, 32: one sector),
                               partitions */
 };

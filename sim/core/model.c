@@ -383,7 +383,7 @@ GM_INLINE void l1_load(struct gm_sim *s, struct gm_worker *w, struct gm_cache *l
     int absent = !e;
     if (!e) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+        l1->touched[set] = 1;   /* cleared at the SM's next launch */
     }
     miss = gm_sec_lacking(e->valid, x->bytes) & x->smask;
     x->ns = (uint8_t)__builtin_popcount(x->smask);
@@ -403,7 +403,7 @@ GM_INLINE void l1_store(struct gm_sim *s, struct gm_worker *w, struct gm_cache *
     enum gm_wpol p = s->cfg.l1_write;
     if (!e && p == GM_WPOL_ALLOCATE) {
         e = gm_cache_insert(l1, set, x->line + 1, x->dig, &victim);
-        l1->touched[set >> 6] |= 1ull << (set & 63);   /* cleared at the SM's next launch */
+        l1->touched[set] = 1;   /* cleared at the SM's next launch */
     }
     if (e && p == GM_WPOL_INVALIDATE) gm_cache_drop(l1, set, e);
     else if (e)
@@ -420,14 +420,14 @@ static struct gm_cache *sm_l1(struct gm_sim *s, uint32_t sm)
     struct gm_cache *c = &s->l1[sm];
     if (s->l1_gen[sm] != s->gen) {
         uint64_t *t = s->l1_touched + (size_t)sm * s->l1_words;
-        if (s->l1_geo[sm] == s->geo) {
+        if (s->l1_geo[sm] == s->geo) {   /* eight sets' bytes (0 or 1) a word: bit 8 * j for set 8 * i + j */
             for (uint32_t i = 0; i < s->l1_words; i++)
-                for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 64 * i + (uint32_t)__builtin_ctzll(m));
+                for (uint64_t m = t[i]; m; m &= m - 1) gm_cache_reset_set(c, 8 * i + (uint32_t)__builtin_ctzll(m) / 8);
         } else {
             gm_cache_init_at(c, s->l1_arena + sm * s->l1_stride, s->l1_bytes, s->cfg.l1_ways, s->cfg.l1_repl,
                              s->cfg.l1_hash);
             s->l1_geo[sm] = s->geo;
-            c->touched = t;
+            c->touched = (uint8_t *)t;
         }
         memset(t, 0, s->l1_words * sizeof *t);
         s->l1_gen[sm] = s->gen;
@@ -539,10 +539,20 @@ static void lacc_sets(const struct gm_sim *s, struct gm_worker *w, uint32_t star
 
 /* A global access whose 32 lanes cover [addr, addr + len) contiguously
  * (len <= 512): its lines straight into w->buf, the entries add_lines
- * makes from coal_range's (lines ascending, first byte, byte masks). */
+ * makes from coal_range's (lines ascending, first byte, byte masks);
+ * whole lines (addr and len multiples of 128: a warp of 4 or 16 B lanes
+ * at a line start) without the partial-line arithmetic. */
 GM_INLINE void add_range(struct gm_sim *s, struct gm_worker *w, uint64_t addr, uint32_t len, uint32_t site,
                       uint32_t rec, uint32_t sm, uint32_t op)
 {
+    if (!((addr | len) & 127)) {
+        for (uint64_t line = addr >> 7, n = len >> 7; n; n--, line++) {
+            struct gm_lacc *x = lacc_new(s, w, line, 0, site, rec, sm, op);
+            x->bytes[0] = x->bytes[1] = x->bytes[2] = x->bytes[3] = GM_FULL;
+            x->smask = 0xf;
+        }
+        return;
+    }
     uint64_t end = addr + len;
     for (uint64_t line = addr >> 7; line << 7 < end; line++) {
         uint64_t base = line << 7;
@@ -596,15 +606,18 @@ GM_INLINE int lanes_at(const uint64_t *addr, uint64_t st)
  * or at least width (lanes do not overlap: their lines ascend), width
  * <= 16 (one piece) and no address wrap: a warp whose lines the
  * coalescer's order gives without looking any up (stride == width: the
- * common coalesced access, one contiguous range). */
+ * common coalesced access, one contiguous range). The lanes are compared
+ * only when the decoder has not said so (a->lanes: GM_LANES_STRIDED, or
+ * GM_LANES_COMPACT, whose lanes past 1 are not written). */
 GM_INLINE int strided(const struct gm_access *a, uint32_t width, uint64_t *stride)
 {
     uint64_t st = a->addr[1] - a->addr[0];
     if (a->active != GM_FULL || width > 16 || (st && st < width) || st > (1ull << 56) ||
-        a->addr[31] - a->addr[0] != 31 * st || a->addr[0] > UINT64_MAX - 31 * st - width - 256)
+        a->addr[0] > UINT64_MAX - 31 * st - width - 256)
         return 0;
     *stride = st;
-    return lanes_at(a->addr, st);
+    if (a->lanes == GM_LANES_STRIDED || a->lanes == GM_LANES_COMPACT) return 1;
+    return a->addr[31] - a->addr[0] == 31 * st && lanes_at(a->addr, st);
 }
 
 /* A strided warp (strided() holds, stride > 0): lane k's bytes
@@ -715,15 +728,31 @@ GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint3
 
 /* A global access of at most 16 B per lane (one piece) that is not
  * strided: the coalescer's entries (lanes in order, each line at its
- * first appearance, coal_bytes' sector steps) made in w->buf directly. */
+ * first appearance, coal_bytes' sector steps) made in w->buf directly.
+ * A GM_LANES_COMPACT record (lanes that overlap) gets its lanes written
+ * in a copy first. */
 static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct gm_worker *w,
                                                       const struct gm_access *a, uint32_t width, uint32_t nact,
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
-    uint32_t start = w->nbuf;
+    struct gm_access lanes;
+    if (a->lanes == GM_LANES_COMPACT) {
+        lanes = *a;
+        gm_access_expand(&lanes);
+        a = &lanes;
+    }
+    uint32_t start = w->nbuf, wmask = (1u << width) - 1;   /* width <= 16 */
     coal_reset(&w->coal);
     for (uint32_t m = a->active; m; m &= m - 1) {
         uint64_t addr = a->addr[__builtin_ctz(m)];
+        uint32_t o = (uint32_t)addr & 31;
+        if (o + width <= 32) {   /* the lane's bytes in one sector: the loop below's one step */
+            struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
+            uint32_t sec = (uint32_t)(addr >> 5) & 3;
+            x->bytes[sec] |= wmask << o;
+            x->smask |= (uint8_t)(1u << sec);
+            continue;
+        }
         for (uint32_t len = width; len;) {   /* sector by sector, as coal_bytes */
             uint32_t off = (uint32_t)addr & 31, n = 32 - off < len ? 32 - off : len;
             struct gm_lacc *x = lacc_find(s, w, start, addr >> 7, (uint32_t)addr & 127, site, rec, sm, op);
@@ -742,12 +771,20 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
 }
 
 /* Any other access: through the coalescer, 16 B piece by piece. Kept out
- * of line so the common path above keeps its registers. */
+ * of line so the common path above keeps its registers. A
+ * GM_LANES_COMPACT record (wide lanes, local) gets its lanes written in a
+ * copy first. */
 static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct gm_worker *w,
                                                       const struct gm_access *a, uint32_t width, uint32_t nact,
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op,
                                                       int local)
 {
+    struct gm_access lanes;
+    if (a->lanes == GM_LANES_COMPACT) {
+        lanes = *a;
+        gm_access_expand(&lanes);
+        a = &lanes;
+    }
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */

@@ -94,8 +94,9 @@ struct gm_sim {
     struct gm_cache l2;
     struct gm_cache *l1;                /* sm_count */
     uint32_t *l1_gen, gen;              /* lazy reset per launch */
-    uint64_t *l1_touched;               /* per SM, l1_words words: sets inserted into since its
-                                           last reset (only those are cleared at the next) */
+    uint64_t *l1_touched;               /* per SM, l1_words words: a byte per set, 1 when inserted
+                                           into since its last reset (only those are cleared at the
+                                           next; the L1's touched bytes) */
     uint32_t l1_words;
     uint32_t *l1_geo, geo;              /* per SM: the L1 geometry its state has (0: none) */
     uint64_t l1_bytes;                  /* of the current launch */

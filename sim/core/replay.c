@@ -66,6 +66,11 @@ void gm_replay_close(struct gm_replay *p)
     free(p);
 }
 
+void gm_replay_compact(struct gm_replay *p, int on)
+{
+    for (uint32_t t = 0; t < p->ndec; t++) gm_trace_bdec_compact(p->dec[t], on);
+}
+
 const char *gm_replay_error(const struct gm_replay *p) { return p->err[0] ? p->err : gm_trace_reader_error(p->r); }
 int gm_replay_torn(const struct gm_replay *p) { return !p->err[0] && gm_trace_reader_torn(p->r); }
 

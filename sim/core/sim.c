@@ -132,7 +132,7 @@ const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout)
     }
     if (!s->geo || l1 != s->l1_bytes) {   /* a new L1 geometry: each SM's state laid out anew */
         /* whole 64 B cache lines per SM: SMs of different threads never share one */
-        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 511) / 512 * 8);
+        uint32_t words = (uint32_t)((l1 / GM_LINE_BYTES / s->cfg.l1_ways + 63) / 64 * 8);   /* a byte per set */
         uint64_t *t = aligned_alloc(64, (size_t)s->cfg.sm_count * words * sizeof *t);
         if (!t) return "out of memory for L1 state";
         free(s->l1_touched);

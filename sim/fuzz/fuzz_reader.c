@@ -4,7 +4,8 @@
  * (or read it) without crashing, leaking or reading out of bounds. The
  * same bytes are also decoded as the payload of a RECORDS block of each
  * version (what a block with a valid zstd checksum but bad contents would
- * hold, which mutations of whole files rarely reach), in a buffer of
+ * hold, which mutations of whole files rarely reach; version 2 also with
+ * compact records, as the simulator's replay decodes), in a buffer of
  * exactly the payload plus the decoders' documented slack.
  * Depends on the reader and the record codecs only.
  */
@@ -22,12 +23,12 @@ static void decode_blocks(const uint8_t *data, size_t size)
     if (!buf) return;
     memcpy(buf, data, size);
     memset(buf + size, 0, GM_REC_SLACK);
-    for (int version = 1; version <= 2; version++) {
+    for (int version = 1; version <= 3; version++) {   /* 3: version 2, compact records */
         struct gm_cur c = {buf, buf + size, 0};
         uint64_t n = gm_get_varint(&c);
         if (c.bad || n == 0 || n > GM_TRACE_BLOCK_RECORDS) break;
         if (version == 1) gm_rec_decode_block(&c, out, (size_t)n);
-        else gm_rec_decode_block2(&c, out, (size_t)n);
+        else gm_rec_decode_block2(&c, out, (size_t)n, version == 3);
     }
     free(buf);
 }

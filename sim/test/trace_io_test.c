@@ -3,8 +3,11 @@
  * Unit test of the trace I/O: device slot encode/decode (including wide
  * deltas that need a continuation slot), varints, and a writer -> reader
  * round trip of every section kind and lane coding with all fields compared,
- * the threaded replay handing a launch's blocks on as one feed, and a trace
- * cut at every byte (torn tails). Exits 1 on any mismatch.
+ * the threaded replay handing a launch's blocks on as one feed, a trace
+ * cut at every byte (torn tails), the decoder's strided-lanes mark
+ * (gm_access.lanes: set exactly where the coding says so, and true) and
+ * its compact records (the simulator's counts from them equal those from
+ * the written lanes). Exits 1 on any mismatch.
  * Depends on libgmsim only.
  */
 #include <stddef.h>
@@ -43,6 +46,31 @@ static void make(struct gm_access *a, uint64_t *x, int wide)
     a->kind = (uint8_t)(1 + rnd(x) % 2);
     a->space = GM_SPACE_GLOBAL;
     a->flags = (uint8_t)(rnd(x) % 2 ? GM_TRACE_F_NC : 0);
+}
+
+/* A decoded record against the one written: equal but for lanes, which
+ * may say GM_LANES_STRIDED only when it holds (counted in nstrided); a
+ * GM_LANES_COMPACT record (counted in ncompact) once its lanes are
+ * written. */
+static size_t nstrided, ncompact;
+static int same_rec(const struct gm_access *got, const struct gm_access *want)
+{
+    struct gm_access g = *got;
+    if (g.lanes == GM_LANES_COMPACT) {
+        ncompact++;
+        gm_access_expand(&g);
+        if (g.lanes != GM_LANES_STRIDED) return 0;
+    }
+    if (g.lanes == GM_LANES_STRIDED) {
+        nstrided++;
+        int ok = g.active == 0xffffffffu;
+        for (int k = 0; k < 32; k++) ok &= g.addr[k] == g.addr[0] + (uint64_t)k * (g.addr[1] - g.addr[0]);
+        if (!ok) return 0;
+    } else if (g.lanes) {
+        return 0;
+    }
+    g.lanes = want->lanes;
+    return memcmp(&g, want, sizeof g) == 0;
 }
 
 static void test_slots(void)
@@ -202,7 +230,7 @@ static void test_fixture(const char *path, uint32_t version)
         CHECK(r != NULL && (!replay || p != NULL));
         if (!r || (replay && !p)) { fprintf(stderr, "  %s\n", err); return; }
         struct gm_trace_event ev;
-        size_t got[2] = {0, 0};
+        size_t got[2] = {0, 0}, before = nstrided, stream_strided = 0;
         int launch = -1, kinds[8] = {0}, rc;
         while ((rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0) {
             kinds[ev.kind]++;
@@ -215,10 +243,15 @@ static void test_fixture(const char *path, uint32_t version)
             const struct gm_access *want = launch ? stream : mixed;
             size_t nwant = launch ? V1_STREAM : V1_MIXED;
             for (size_t i = 0; i < ev.nrecs; i++)
-                CHECK(got[launch] + i < nwant && memcmp(&ev.recs[i], &want[got[launch] + i], sizeof *want) == 0);
+                CHECK(got[launch] + i < nwant && same_rec(&ev.recs[i], &want[got[launch] + i]));
             got[launch] += ev.nrecs;
+            if (launch) stream_strided += nstrided - before;
+            before = nstrided;
         }
         CHECK(rc == 0 && got[0] == V1_MIXED && got[1] == V1_STREAM);
+        /* version 2 says so of each full warp of the stream (every record
+         * but each fifth, L_STRIDE or L_SAME after one); version 1 of none */
+        CHECK(stream_strided == (version == 1 ? 0u : V1_STREAM / 5 * 4));
         CHECK(kinds[GM_TEV_LAUNCH] == 2 && kinds[GM_TEV_COPY] == 1 && kinds[GM_TEV_FREE] == 1);
         gm_replay_close(p);
         gm_trace_reader_close(r);
@@ -270,7 +303,7 @@ static void test_file(const char *path)
         } else if (ev.kind == GM_TEV_LAUNCH) {
             CHECK(memcmp(&ev.launch, &l, sizeof l) == 0);
         } else if (ev.kind == GM_TEV_RECORDS) {
-            for (size_t i = 0; i < ev.nrecs; i++) CHECK(memcmp(&ev.recs[i], &recs[got + i], sizeof *recs) == 0);
+            for (size_t i = 0; i < ev.nrecs; i++) CHECK(same_rec(&ev.recs[i], &recs[got + i]));
             got += ev.nrecs;
         } else if (ev.kind == GM_TEV_LAUNCH_END) {
             CHECK(ev.launch.nrecords == N && ev.launch.dropped == 5);
@@ -462,11 +495,138 @@ static void read_back(const char *path, const struct gm_access *recs, size_t n, 
     int rc = -1;
     while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
         for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
-            CHECK(got < n && memcmp(&ev.recs[i], &recs[got], sizeof *recs) == 0);
+            CHECK(got < n && same_rec(&ev.recs[i], &recs[got]));
     CHECK(r && rc == 0 && got == n);
     gm_replay_close(p);
     gm_trace_reader_close(r);
     gm_sim_free(s);
+}
+
+/* The decoder's lanes mark, record by record: GM_LANES_STRIDED for a full
+ * warp coded by a stride (L_STRIDE) or moved alike from such a record
+ * (L_SAME), for no other record (explicit lanes, L_SAME after them,
+ * partial masks, single lanes), through the reader and the replay; the
+ * compact replay (gm_replay_compact) gives those as GM_LANES_COMPACT,
+ * whose lanes, written, are the record's. */
+static void test_lanes(const char *path)
+{
+    enum { N = 10 };
+    static const uint8_t want[N] = {0, 0, 1, 1, 0, 1, 1, 0, 1, 0};
+    static struct gm_access recs[N];
+    uint64_t x = 3, b = 0x7f0000000000ull;
+    for (int i = 0; i < N; i++) {
+        struct gm_access *a = &recs[i];
+        memset(a, 0, sizeof *a);
+        a->active = i == 4 ? 0x00ff00ffu : i == 7 ? 1u << 3 : 0xffffffffu;
+        uint64_t st = i == 5 || i == 6 ? 4096 : i == 8 ? 0 : 4;
+        for (int k = 0; k < 32; k++) {
+            uint64_t off = i == 0 || i == 9 ? rnd(&x) % 100000 : (uint64_t)k * st;
+            a->addr[k] = a->active >> k & 1 ? b + 1000000ull * (uint64_t)i + off : 0;
+        }
+        if (i == 1 || i == 3 || i == 6)   /* the previous record's lanes, moved */
+            for (int k = 0; k < 32; k++) a->addr[k] = recs[i - 1].addr[k] + 4096;
+        a->width = 4;
+        a->kind = GM_TRACE_LOAD;
+        a->space = GM_SPACE_GLOBAL;
+    }
+    CHECK(write_launch(path, recs, N) > 0);
+    for (int replay = 0; replay < 3; replay++) {   /* reader, replay, compact replay */
+        char err[256];
+        struct gm_sim_config c;
+        const char *m;
+        CHECK(gm_sim_preset(&c, "h100") == 0);
+        struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
+        struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+        struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+        if (p && replay == 2) gm_replay_compact(p, 1);
+        uint8_t mark = replay == 2 ? GM_LANES_COMPACT : GM_LANES_STRIDED;
+        struct gm_trace_event ev;
+        size_t got = 0;
+        int rc = -1;
+        while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
+            for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++) {
+                CHECK(got < N && same_rec(&ev.recs[i], &recs[got]));
+                if (got < N && ev.recs[i].lanes != (want[got] ? mark : 0))
+                    fprintf(stderr, "FAIL test_lanes: record %zu: lanes %u, want %u\n", got, ev.recs[i].lanes,
+                            want[got] ? mark : 0), fails++;
+            }
+        CHECK(r && rc == 0 && got == N);
+        gm_replay_close(p);
+        gm_trace_reader_close(r);
+        gm_sim_free(s);
+    }
+}
+
+/* Counts of path's launch fed to the simulator (H100, threads) from the
+ * reader, or from the compact replay (feeds: RECORDS events fed, ncompact
+ * counting their GM_LANES_COMPACT records). */
+static void sim_counts(const char *path, uint32_t threads, int compact, struct gm_counts *out, size_t *nc)
+{
+    char err[256];
+    struct gm_sim_config c;
+    const char *m;
+    CHECK(gm_sim_preset(&c, "h100") == 0);
+    c.threads = threads;
+    struct gm_sim *s = gm_sim_new(&c, &m);
+    struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
+    struct gm_replay *p = r && s && compact ? gm_replay_open(r, s) : NULL;
+    CHECK(s && r && (!compact || p));
+    if (!s || !r || (compact && !p)) return;
+    if (p) gm_replay_compact(p, 1);
+    struct gm_trace_event ev;
+    int rc;
+    memset(out, 0, sizeof *out);
+    *nc = 0;
+    while ((rc = p ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0) {
+        if (ev.kind == GM_TEV_LAUNCH) CHECK(gm_sim_begin(s, ev.launch.carveout) == NULL);
+        if (ev.kind == GM_TEV_RECORDS) {
+            for (size_t i = 0; i < ev.nrecs; i++) *nc += ev.recs[i].lanes == GM_LANES_COMPACT;
+            gm_sim_feed(s, ev.recs, ev.nrecs);
+        }
+        if (ev.kind == GM_TEV_LAUNCH_END) CHECK(gm_sim_end(s, out) == 0);
+    }
+    CHECK(rc == 0);
+    gm_sim_flush_l2(s, out);
+    gm_replay_close(p);
+    gm_trace_reader_close(r);
+    gm_sim_free(s);
+}
+
+/* The simulator takes compact records (gm_replay_compact) as their
+ * written lanes: the same counts as from the reader, threads 1 and 2, for
+ * full warps of a stride of every kind the model takes apart: contiguous,
+ * stride 0, a multiple of the line, others, lanes that overlap (stride
+ * below the width), wider than 16 bytes (pieces), local, stores and
+ * atomics, moved alike (L_SAME) or not. */
+static void test_compact_sim(const char *path)
+{
+    enum { N = 6000 };
+    static struct gm_access recs[N];
+    static const uint32_t width[] = {4, 4, 8, 16, 32, 8, 4, 4, 1, 2};
+    static const uint64_t stride[] = {4, 0, 4096, 36, 32, 4, 128, 260, 1, 12};
+    uint64_t x = 9;
+    for (int i = 0; i < N; i++) {
+        struct gm_access *a = &recs[i];
+        memset(a, 0, sizeof *a);
+        int v = i / 10 % 10;   /* runs of ten records of one shape: L_STRIDE, then L_SAME */
+        uint64_t base = 0x7f0000000000ull + (rnd(&x) % (1u << 22)) * (i % 3 ? 4 : 1);
+        a->active = 0xffffffffu;
+        for (int k = 0; k < 32; k++) a->addr[k] = base + (uint64_t)k * stride[v];
+        a->width = (uint16_t)width[v];
+        a->kind = (uint8_t)(i % 7 == 3 ? GM_TRACE_STORE : i % 11 == 5 ? GM_TRACE_ATOMIC : GM_TRACE_LOAD);
+        a->space = i % 13 == 4 ? GM_SPACE_LOCAL : GM_SPACE_GLOBAL;
+        a->smid = (uint16_t)(i % 132);
+    }
+    CHECK(write_launch(path, recs, N) > 0);
+    for (uint32_t t = 1; t <= 2; t++) {
+        struct gm_counts want, got;
+        size_t nw = 0, ng = 0;
+        sim_counts(path, t, 0, &want, &nw);
+        sim_counts(path, t, 1, &got, &ng);
+        CHECK(nw == 0 && ng > N / 2);
+        CHECK(memcmp(&want, &got, sizeof want) == 0);
+        CHECK(want.sectors > N);
+    }
 }
 
 /* Version 2's explicit lanes: offsets of every byte width 1..8 at the
@@ -551,6 +711,8 @@ int main(int argc, char **argv)
     test_fixture(argc > 1 ? argv[1] : "trace_io_test.gmt", GM_TRACE_FILE_VERSION);
     test_widths(argc > 1 ? argv[1] : "trace_io_test.gmt");
     test_partial_size(argc > 1 ? argv[1] : "trace_io_test.gmt");
+    test_lanes(argc > 1 ? argv[1] : "trace_io_test.gmt");
+    test_compact_sim(argc > 1 ? argv[1] : "trace_io_test.gmt");
     if (fails) { fprintf(stderr, "trace_io_test: %d checks failed\n", fails); return 1; }
     printf("trace_io_test: ok\n");
     return 0;

@@ -388,8 +388,11 @@ GM_DEC void copy_header(struct gm_access *a, const struct gm_access *p)
 
 /* Decodes in place: record i starts from record i-1's header, and L_SAME
  * reads record i-1's lanes from out. Explicit lanes read up to 7 bytes
- * past the block (GM_REC_SLACK). Compiled twice: with AVX2 and without. */
-GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2)
+ * past the block (GM_REC_SLACK). A full warp from a stride, or moved alike
+ * from one (L_SAME: p->active == a->active), is marked GM_LANES_STRIDED;
+ * with compact, GM_LANES_COMPACT with only lanes 0 and 1 written. Compiled
+ * four times: with AVX2 and without, compact or not. */
+GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2, int compact)
 {
     struct cols s = *sp;
     uint64_t last[64] = {0}, *slot = last;
@@ -403,7 +406,19 @@ GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2)
         if (ctl & C_SITE) slot = &last[site_slot(a)];
         uint64_t base = *slot + (uint64_t)col_sv(&s.base);
         *slot = base;
-        if (get_lanes(&s, a, p, (int)(ctl >> C_LANES_SHIFT) & 3, base, avx2)) return -1;
+        int lc = (int)(ctl >> C_LANES_SHIFT) & 3;
+        if (compact && a->active == 0xffffffffu &&
+            (lc == L_STRIDE || (lc == L_SAME && p && p->lanes == GM_LANES_COMPACT))) {
+            uint64_t st = lc == L_STRIDE ? (uint64_t)gm_unzigzag(val(&s, K_STRIDE)) : p->addr[1] - p->addr[0];
+            a->addr[0] = base;
+            a->addr[1] = base + st;
+            a->lanes = GM_LANES_COMPACT;
+            p = a;
+            continue;
+        }
+        if (get_lanes(&s, a, p, lc, base, avx2)) return -1;
+        a->lanes = a->active == 0xffffffffu && (lc == L_STRIDE || (lc == L_SAME && p->lanes == GM_LANES_STRIDED))
+                       ? GM_LANES_STRIDED : 0;
         p = a;
     }
     int bad = s.lanes.bad || s.lanes.p != s.lanes.end || s.base.bad || s.base.p != s.base.end;
@@ -411,20 +426,23 @@ GM_DEC int decode(struct cols *sp, struct gm_access *out, size_t n, int avx2)
 }
 
 #ifdef __x86_64__
-__attribute__((target("avx2"))) static int decode_avx2(struct cols *s, struct gm_access *out, size_t n)
+__attribute__((target("avx2"))) static int decode_avx2(struct cols *s, struct gm_access *out, size_t n, int compact)
 {
-    return decode(s, out, n, 1);
+    return compact ? decode(s, out, n, 1, 1) : decode(s, out, n, 1, 0);
 }
 #endif
 
-static int decode_sse2(struct cols *s, struct gm_access *out, size_t n) { return decode(s, out, n, 0); }
+static int decode_sse2(struct cols *s, struct gm_access *out, size_t n, int compact)
+{
+    return compact ? decode(s, out, n, 0, 1) : decode(s, out, n, 0, 0);
+}
 
-int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n)
+int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n, int compact)
 {
     struct cols s;
     if (open_cols(c, n, &s)) return -1;
 #ifdef __x86_64__
-    if (gm_have_avx2()) return decode_avx2(&s, out, n);
+    if (gm_have_avx2()) return decode_avx2(&s, out, n, compact);
 #endif
-    return decode_sse2(&s, out, n);
+    return decode_sse2(&s, out, n, compact);
 }

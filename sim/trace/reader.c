@@ -180,6 +180,7 @@ void gm_trace_reader_defer(struct gm_trace_reader *r, int on) { r->defer = on; }
 struct gm_trace_bdec {
     ZSTD_DCtx *zd;
     struct gm_buf raw;
+    int compact;            /* gm_trace_bdec_compact */
 };
 
 struct gm_trace_bdec *gm_trace_bdec_new(void)
@@ -197,10 +198,12 @@ void gm_trace_bdec_free(struct gm_trace_bdec *d)
     free(d);
 }
 
-static int decode_block(uint32_t version, struct gm_cur *c, struct gm_access *out, size_t n)
+static int decode_block(uint32_t version, struct gm_cur *c, struct gm_access *out, size_t n, int compact)
 {
-    return version == 1 ? gm_rec_decode_block(c, out, n) : gm_rec_decode_block2(c, out, n);
+    return version == 1 ? gm_rec_decode_block(c, out, n) : gm_rec_decode_block2(c, out, n, compact);
 }
+
+void gm_trace_bdec_compact(struct gm_trace_bdec *d, int on) { d->compact = on != 0; }
 
 /* The checks parse_records and read_section make, on a deferred block. */
 long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block *b, struct gm_access *out,
@@ -214,7 +217,7 @@ long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block 
     struct gm_cur c = {d->raw.p, d->raw.p + n, 0};
     uint64_t k = gm_get_varint(&c);
     if (c.bad || k == 0 || k > GM_TRACE_BLOCK_RECORDS) { *why = "bad record count"; return -1; }
-    if (decode_block(b->version, &c, out, (size_t)k)) { *why = "malformed record block"; return -1; }
+    if (decode_block(b->version, &c, out, (size_t)k, d->compact)) { *why = "malformed record block"; return -1; }
     if (c.p != c.end) { *why = "trailing bytes in section"; return -1; }
     return (long)k;
 }
@@ -311,7 +314,7 @@ static int parse_records(struct gm_trace_reader *r, struct gm_cur *c, struct gm_
     }
     uint64_t n = gm_get_varint(c);
     if (c->bad || n == 0 || n > GM_TRACE_BLOCK_RECORDS) return fail(r, "bad record count");
-    if (decode_block(r->version, c, r->recs, (size_t)n)) return fail(r, "malformed record block");
+    if (decode_block(r->version, c, r->recs, (size_t)n, 0)) return fail(r, "malformed record block");
     ev->recs = r->recs;
     ev->nrecs = (size_t)n;
     r->launch_records += n;

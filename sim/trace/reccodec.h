@@ -30,8 +30,9 @@ struct gm_rec_cols {
 /* Decodes exactly n records from c (after the block's record count) into
  * out; returns 0 or -1 (malformed). Version 1: */
 int gm_rec_decode_block(struct gm_cur *c, struct gm_access *out, size_t n);
-/* Version 2; consumes all of c: */
-int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n);
+/* Version 2; consumes all of c; compact: gm_trace_bdec_compact's
+ * GM_LANES_COMPACT records: */
+int gm_rec_decode_block2(struct gm_cur *c, struct gm_access *out, size_t n, int compact);
 /* Appends a version 2 block of n (1..GM_TRACE_BLOCK_RECORDS) records,
  * count included, to b. */
 void gm_rec_encode_block2(struct gm_buf *b, struct gm_rec_cols *k, const struct gm_access *a, size_t n);

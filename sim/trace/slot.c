@@ -22,6 +22,7 @@ static void copy_header_in(const struct gm_trace_rec *r, struct gm_access *a)
     a->kind = r->kind;
     a->space = r->space;
     a->flags = r->flags & (uint8_t)~GM_TRACE_F_EXT;
+    a->lanes = 0;
 }
 
 int gm_trace_rec_decode(const struct gm_trace_rec *r, const struct gm_trace_ext *ext,

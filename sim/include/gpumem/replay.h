@@ -24,6 +24,10 @@ struct gm_replay *gm_replay_open(struct gm_trace_reader *r, struct gm_sim *s);
  * malformed or truncated file or block. Every event before the problem is
  * handed on first. */
 int gm_replay_next(struct gm_replay *p, struct gm_trace_event *ev);
+/* With on = 1 (before the first gm_replay_next), full warps of a stride
+ * come as GM_LANES_COMPACT records (gpumem/trace_io.h: lanes 0 and 1
+ * written, not 32), for a caller that only feeds them to gm_sim_feed. */
+void gm_replay_compact(struct gm_replay *p, int on);
 /* After -1: why, in the reader's words ("trace PATH: ... (at byte N)"). */
 const char *gm_replay_error(const struct gm_replay *p);
 /* After -1: 1 when the input only ends early (gm_trace_reader_torn). */

@@ -112,6 +112,8 @@ void gm_sim_copy(struct gm_sim *s, const struct gm_trace_copy *c);
  * empty).
  * begin returns NULL or a message (impossible L1 for this carve-out). */
 const char *gm_sim_begin(struct gm_sim *s, uint32_t carveout);
+/* feed: records of the launch in progress, GM_LANES_COMPACT ones among them
+ * (gpumem/trace_io.h; as gm_replay_compact makes them). */
 void gm_sim_feed(struct gm_sim *s, const struct gm_access *recs, size_t n);
 /* Runs fn(ctx, worker, workers) once on each of the simulator's worker
  * threads (the caller is worker 0; one thread: just the call) and returns

@@ -29,7 +29,32 @@ struct gm_access {
     uint8_t kind;           /* GM_TRACE_LOAD | _STORE | _ATOMIC */
     uint8_t space;          /* enum gm_space */
     uint8_t flags;          /* GM_TRACE_F_NC */
+    uint8_t lanes;          /* GM_LANES_STRIDED, GM_LANES_COMPACT or 0 (nothing
+                               said: what every producer but the trace
+                               decoder leaves) */
 };
+
+/* gm_access.lanes: all 32 lanes are active and lane k is at addr[0] +
+ * k * (addr[1] - addr[0]) (mod 2^64). Set by the trace block decoder
+ * (version 2) for the records it built from a base and a stride, so that
+ * the simulator need not check the lanes again; never written to a trace. */
+#define GM_LANES_STRIDED 1u
+/* As GM_LANES_STRIDED, but only addr[0] and addr[1] are written (the
+ * other words of addr[] hold anything): made only by a block decoder
+ * switched to it (gm_trace_bdec_compact, gm_replay_compact), for
+ * gm_sim_feed, which takes such records; gm_access_expand writes the
+ * lanes. */
+#define GM_LANES_COMPACT 2u
+
+/* Writes the lanes of a GM_LANES_COMPACT record (then GM_LANES_STRIDED);
+ * any other record is left as it is. */
+static inline void gm_access_expand(struct gm_access *a)
+{
+    if (a->lanes != GM_LANES_COMPACT) return;
+    uint64_t st = a->addr[1] - a->addr[0];
+    for (int k = 2; k < 32; k++) a->addr[k] = a->addr[0] + (uint64_t)k * st;
+    a->lanes = GM_LANES_STRIDED;
+}
 
 /* Device slot(s) -> access. ext must be the next slot when rec->flags has
  * GM_TRACE_F_EXT (else may be NULL). Returns 0, or -1 if ext is missing. */
@@ -153,5 +178,9 @@ void gm_trace_bdec_free(struct gm_trace_bdec *d);
  * byte b->at). */
 long gm_trace_block_decode(struct gm_trace_bdec *d, const struct gm_trace_block *b, struct gm_access *out,
                            const char **why);
+/* With on = 1, d's version-2 blocks give the full warps it would mark
+ * GM_LANES_STRIDED as GM_LANES_COMPACT records (not their 32 lanes): for
+ * records that go to gm_sim_feed only. Off by default. */
+void gm_trace_bdec_compact(struct gm_trace_bdec *d, int on);
 
 #endif /* GPUMEM_TRACE_IO_H */
