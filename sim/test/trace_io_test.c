@@ -479,9 +479,12 @@ static long write_launch(const char *path, const struct gm_access *recs, size_t 
     return size;
 }
 
-/* Reads path back, through the replay when replay is set, and checks that
- * it holds exactly recs[0..n). */
-static void read_back(const char *path, const struct gm_access *recs, size_t n, int replay)
+/* Reads path back (replay 0: the reader, 1: the replay, 2: the compact
+ * replay, gm_replay_compact) and checks that it holds exactly recs[0..n);
+ * with want, also each record's lanes mark: want[i] ? the replay's mark
+ * (GM_LANES_COMPACT from the compact one, else GM_LANES_STRIDED) : 0. */
+static void read_back(const char *path, const struct gm_access *recs, size_t n, int replay,
+                      const uint8_t *want)
 {
     char err[256];
     struct gm_sim_config c;
@@ -490,12 +493,18 @@ static void read_back(const char *path, const struct gm_access *recs, size_t n, 
     struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
     struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
     struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
+    if (p && replay == 2) gm_replay_compact(p, 1);
+    uint8_t mark = replay == 2 ? GM_LANES_COMPACT : GM_LANES_STRIDED;
     struct gm_trace_event ev;
     size_t got = 0;
     int rc = -1;
     while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
-        for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++)
+        for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++) {
             CHECK(got < n && same_rec(&ev.recs[i], &recs[got]));
+            if (want && got < n && ev.recs[i].lanes != (want[got] ? mark : 0))
+                fprintf(stderr, "FAIL read_back: record %zu: lanes %u, want %u\n", got, ev.recs[i].lanes,
+                        want[got] ? mark : 0), fails++;
+        }
     CHECK(r && rc == 0 && got == n);
     gm_replay_close(p);
     gm_trace_reader_close(r);
@@ -530,31 +539,7 @@ static void test_lanes(const char *path)
         a->space = GM_SPACE_GLOBAL;
     }
     CHECK(write_launch(path, recs, N) > 0);
-    for (int replay = 0; replay < 3; replay++) {   /* reader, replay, compact replay */
-        char err[256];
-        struct gm_sim_config c;
-        const char *m;
-        CHECK(gm_sim_preset(&c, "h100") == 0);
-        struct gm_sim *s = replay ? gm_sim_new(&c, &m) : NULL;
-        struct gm_trace_reader *r = gm_trace_reader_open(path, err, sizeof err);
-        struct gm_replay *p = r && replay ? gm_replay_open(r, s) : NULL;
-        if (p && replay == 2) gm_replay_compact(p, 1);
-        uint8_t mark = replay == 2 ? GM_LANES_COMPACT : GM_LANES_STRIDED;
-        struct gm_trace_event ev;
-        size_t got = 0;
-        int rc = -1;
-        while (r && (rc = replay ? gm_replay_next(p, &ev) : gm_trace_reader_next(r, &ev)) > 0)
-            for (size_t i = 0; ev.kind == GM_TEV_RECORDS && i < ev.nrecs; i++, got++) {
-                CHECK(got < N && same_rec(&ev.recs[i], &recs[got]));
-                if (got < N && ev.recs[i].lanes != (want[got] ? mark : 0))
-                    fprintf(stderr, "FAIL test_lanes: record %zu: lanes %u, want %u\n", got, ev.recs[i].lanes,
-                            want[got] ? mark : 0), fails++;
-            }
-        CHECK(r && rc == 0 && got == N);
-        gm_replay_close(p);
-        gm_trace_reader_close(r);
-        gm_sim_free(s);
-    }
+    for (int replay = 0; replay < 3; replay++) read_back(path, recs, N, replay, want);
 }
 
 /* Counts of path's launch fed to the simulator (H100, threads) from the
@@ -659,7 +644,7 @@ static void test_widths(const char *path)
     for (int pass = 0; pass < 2; pass++) {
         size = write_launch(path, recs, N);
         if (pass == 1) break;
-        for (int replay = 0; replay < 2; replay++) read_back(path, recs, N, replay);
+        for (int replay = 0; replay < 2; replay++) read_back(path, recs, N, replay, NULL);
         for (int i = 0; i < N; i++) {   /* pass 1: a coalesced stream */
             struct gm_access *a = &recs[i];
             a->active = 0xffffffffu;
@@ -695,7 +680,7 @@ static void test_partial_size(const char *path)
     long size = write_launch(path, recs, N);
     CHECK(size > 0 && size < 26 * N);
     if (size >= 26 * N) fprintf(stderr, "  %d partial-mask records: %ld bytes\n", N, size);
-    read_back(path, recs, N, 0);
+    read_back(path, recs, N, 0, NULL);
 }
 
 int main(int argc, char **argv)
