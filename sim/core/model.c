@@ -726,6 +726,16 @@ GM_INLINE struct gm_lacc *lacc_find(struct gm_sim *s, struct gm_worker *w, uint3
     return x;
 }
 
+/* a, or for a GM_LANES_COMPACT record a copy in *tmp with its lanes
+ * written (gm_access_expand): for the paths that read every lane. */
+GM_INLINE const struct gm_access *with_lanes(const struct gm_access *a, struct gm_access *tmp)
+{
+    if (a->lanes != GM_LANES_COMPACT) return a;
+    *tmp = *a;
+    gm_access_expand(tmp);
+    return tmp;
+}
+
 /* A global access of at most 16 B per lane (one piece) that is not
  * strided: the coalescer's entries (lanes in order, each line at its
  * first appearance, coal_bytes' sector steps) made in w->buf directly.
@@ -736,11 +746,7 @@ static __attribute__((noinline)) void coalesce_global(struct gm_sim *s, struct g
                                                       uint32_t site, uint32_t rec, uint32_t sm, uint32_t op)
 {
     struct gm_access lanes;
-    if (a->lanes == GM_LANES_COMPACT) {
-        lanes = *a;
-        gm_access_expand(&lanes);
-        a = &lanes;
-    }
+    a = with_lanes(a, &lanes);
     uint32_t start = w->nbuf, wmask = (1u << width) - 1;   /* width <= 16 */
     coal_reset(&w->coal);
     for (uint32_t m = a->active; m; m &= m - 1) {
@@ -780,11 +786,7 @@ static __attribute__((noinline)) void coalesce_pieces(struct gm_sim *s, struct g
                                                       int local)
 {
     struct gm_access lanes;
-    if (a->lanes == GM_LANES_COMPACT) {
-        lanes = *a;
-        gm_access_expand(&lanes);
-        a = &lanes;
-    }
+    a = with_lanes(a, &lanes);
     for (uint32_t j = 0; 16 * j < width; j++) {
         gm_coalesce(&w->coal, a, width, j, local);
         if (j == 0) {   /* the request belongs to the allocation of its first line */
